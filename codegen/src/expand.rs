@@ -1,0 +1,336 @@
+//! Writing the `Metalayer` and `Decode` impls for a bound struct.
+
+use metalayer_layout::{EntryKind, IntRole, IntWire, Layout, StrWire};
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use syn::{DeriveInput, GenericParam, Lifetime};
+
+use crate::bind::{Bound, Slot, rust_int};
+
+/// The lifetime the `Decode` impl borrows the input for: the struct's own, or `'de`.
+pub(crate) fn decode_lifetime(input: &DeriveInput) -> (Lifetime, bool) {
+    match input.generics.lifetimes().next() {
+        Some(l) => (l.lifetime.clone(), true),
+        None => (Lifetime::new("'de", proc_macro2::Span::call_site()), false),
+    }
+}
+
+/// Checks the struct's generics: at most one lifetime, no type or const parameters.
+pub(crate) fn check_generics(input: &DeriveInput) -> Result<(), syn::Error> {
+    let mut lifetimes = 0;
+    for param in &input.generics.params {
+        match param {
+            GenericParam::Lifetime(_) => lifetimes += 1,
+            other => {
+                return Err(syn::Error::new_spanned(
+                    other,
+                    "a #[metalayer] struct takes no type or const parameters; its field types follow from the schema",
+                ));
+            }
+        }
+        if lifetimes > 1 {
+            return Err(syn::Error::new_spanned(
+                param,
+                "a #[metalayer] struct takes at most one lifetime, the one borrowed fields (`&'a str`) borrow the input for",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn u8_lit(v: u8) -> Literal {
+    Literal::u8_suffixed(v)
+}
+
+fn i128_lit(v: i128) -> Literal {
+    Literal::i128_suffixed(v)
+}
+
+fn usize_lit(v: usize) -> Literal {
+    Literal::usize_suffixed(v)
+}
+
+/// Big-endian bytes of a constant, computed here so that generated code writes literals.
+/// A fixint is its own single byte.
+fn const_bytes(wire: IntWire, value: i128) -> Vec<u8> {
+    let all = value.to_be_bytes();
+    all[16 - wire.width().max(1)..].to_vec()
+}
+
+fn count_var(name: &str) -> proc_macro2::Ident {
+    format_ident!("__count_{}", name)
+}
+
+fn field_var(name: &str) -> proc_macro2::Ident {
+    format_ident!("__field_{}", name)
+}
+
+fn str_len_ty(wire: StrWire) -> proc_macro2::Ident {
+    match wire {
+        StrWire::Str8 => format_ident!("u8"),
+        StrWire::Str16 => format_ident!("u16"),
+        StrWire::Str32 => format_ident!("u32"),
+    }
+}
+
+/// Reads one integer of `wire` as its Rust type, at `path`.
+fn read_int(wire: IntWire, path: &TokenStream, d: &TokenStream) -> TokenStream {
+    match wire.marker() {
+        None => quote!(#d.fixint(#path)),
+        Some(marker) => {
+            let ty = rust_int(wire);
+            let width = wire.width();
+            let marker = u8_lit(marker);
+            let name = wire.name();
+            quote!(#d.int::<#width>(#marker, #name, #path).map(#ty::from_be_bytes))
+        }
+    }
+}
+
+/// Writes one integer of `wire` from the expression `value` (of its Rust type).
+fn write_int(wire: IntWire, value: &TokenStream) -> TokenStream {
+    match wire.marker() {
+        None => quote!(__e.byte(#value);),
+        Some(marker) => {
+            let marker = u8_lit(marker);
+            quote! {
+                __e.byte(#marker);
+                __e.bytes(&(#value).to_be_bytes());
+            }
+        }
+    }
+}
+
+pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, krate: &syn::Path) -> TokenStream {
+    let rt = quote!(#krate::__private);
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let (de, own_lifetime) = decode_lifetime(input);
+    let schema = &layout.schema;
+    let metalayer = &layout.metalayer;
+    let container = u8_lit(layout.container_marker);
+
+    let mut decode = Vec::new();
+    let mut field_inits = Vec::new();
+    let mut len_parts = vec![quote!(1usize)];
+    let mut checks = Vec::new();
+    let mut writes = Vec::new();
+
+    for (entry, slot) in layout.entries.iter().zip(&bound.slots) {
+        let name = entry.name.as_str();
+        let path = quote!(#rt::Path::Entry(#name));
+        match (&entry.kind, slot) {
+            (EntryKind::Int { wire, role }, _) => {
+                let read = read_int(*wire, &path, &quote!(__d));
+                let size = wire.size();
+                len_parts.push(quote!(#size));
+                match role {
+                    IntRole::Const { value } => {
+                        let lit = i128_lit(*value);
+                        decode.push(quote! {
+                            let __at = __d.position();
+                            let __v = #read?;
+                            __d.constant(__at, __v as i128, #lit, #path)?;
+                        });
+                        let mut bytes = Vec::new();
+                        if let Some(m) = wire.marker() {
+                            bytes.push(m);
+                        }
+                        bytes.extend(const_bytes(*wire, *value));
+                        let bytes = bytes.into_iter().map(u8_lit);
+                        writes.push(quote!(__e.bytes(&[#(#bytes),*]);));
+                    }
+                    IntRole::Count { min, max, arrays } => {
+                        let var = count_var(name);
+                        let (lo, hi) = (i128_lit(*min as i128), i128_lit(*max as i128));
+                        decode.push(quote! {
+                            let __at = __d.position();
+                            let __v = #read?;
+                            __d.range(__at, __v as i128, #lo, #hi, #path)?;
+                            let #var = __v as usize;
+                        });
+                        // The first array counted sets the length; the others must agree.
+                        let mut first: Option<&str> = None;
+                        for &a in arrays {
+                            let array = &layout.entries[a];
+                            let (Slot::Field(f), EntryKind::Array { element, .. }) = (&bound.slots[a], &array.kind)
+                            else {
+                                continue;
+                            };
+                            let fname = &f.ident;
+                            let fty = &f.ty;
+                            let elem = rust_int(*element);
+                            let aname = array.name.as_str();
+                            let len = quote!(<#fty as #rt::ArrayField<#elem>>::elements(&self.#fname).len());
+                            match first {
+                                None => {
+                                    let (lo, hi) = (usize_lit(*min), usize_lit(*max));
+                                    checks.push(quote! {
+                                        let #var = #len;
+                                        #rt::check_count(Self::SCHEMA, #name, #aname, #var, #lo, #hi)?;
+                                    });
+                                    first = Some(aname);
+                                }
+                                Some(reference) => checks.push(quote! {
+                                    #rt::check_same_len(Self::SCHEMA, #name, #reference, #var, #aname, #len)?;
+                                }),
+                            }
+                        }
+                        let ty = rust_int(*wire);
+                        writes.push(write_int(*wire, &quote!(#var as #ty)));
+                    }
+                    IntRole::Value { min, max } => {
+                        let Slot::Field(f) = slot else { continue };
+                        let fname = &f.ident;
+                        let var = field_var(name);
+                        let (wire_lo, wire_hi) = wire.range();
+                        let (lo, hi) = (i128_lit(*min), i128_lit(*max));
+                        let narrowed = *min > wire_lo || *max < wire_hi;
+                        let range = narrowed.then(|| quote!(__d.range(__at, #var as i128, #lo, #hi, #path)?;));
+                        decode.push(quote! {
+                            let __at = __d.position();
+                            let #var = #read?;
+                            #range
+                        });
+                        field_inits.push(quote!(#fname: #var));
+                        // A fixint field is a u8, which holds more than 0x7f.
+                        if narrowed || *wire == IntWire::FixInt {
+                            checks.push(quote! {
+                                #rt::check_range(Self::SCHEMA, #path, self.#fname as i128, #lo, #hi)?;
+                            });
+                        }
+                        writes.push(write_int(*wire, &quote!(self.#fname)));
+                    }
+                }
+            }
+            (EntryKind::Str { wire }, Slot::Field(f)) => {
+                let fname = &f.ident;
+                let fty = &f.ty;
+                let var = field_var(name);
+                let width = wire.width();
+                let marker = u8_lit(wire.marker());
+                let wname = wire.name();
+                let max = wire.max_len();
+                let len_ty = str_len_ty(*wire);
+                decode.push(quote! {
+                    let __at = __d.position();
+                    let __text = __d.str::<#width>(#marker, #wname, #path)?;
+                    let #var = <#fty as #rt::StrField<#de>>::from_text(__text).map_err(|capacity| {
+                        __d.error_at(__at, #path, #rt::DecodeErrorKind::Capacity { capacity, found: __text.len() })
+                    })?;
+                });
+                field_inits.push(quote!(#fname: #var));
+                let text = quote!(<#fty as #rt::StrField<'_>>::text(&self.#fname));
+                len_parts.push(quote!(1usize + #width + #text.len()));
+                checks.push(quote!(#rt::check_str_len(Self::SCHEMA, #name, #wname, #text, #max)?;));
+                writes.push(quote! {
+                    let __text = #text;
+                    __e.byte(#marker);
+                    __e.bytes(&(__text.len() as #len_ty).to_be_bytes());
+                    __e.bytes(__text.as_bytes());
+                });
+            }
+            (EntryKind::Array { element, count, .. }, Slot::Field(f)) => {
+                let fname = &f.ident;
+                let fty = &f.ty;
+                let var = field_var(name);
+                let count_name = layout.entries[*count].name.as_str();
+                let count = count_var(count_name);
+                let elem = rust_int(*element);
+                let size = element.size();
+                let elem_path = quote!(#rt::Path::Element(#name, __i));
+                let read = read_int(*element, &elem_path, &quote!(__d));
+                decode.push(quote! {
+                    let __at = __d.position();
+                    __d.array_header(#count, #count_name, #path)?;
+                    let #var = <#fty as #rt::ArrayField<#elem>>::decode_elements(
+                        &mut __d, __at, #count, #size, #name,
+                        |__d, __i| #read,
+                    )?;
+                });
+                field_inits.push(quote!(#fname: #var));
+                let elements = quote!(<#fty as #rt::ArrayField<#elem>>::elements(&self.#fname));
+                len_parts.push(quote!(1usize + #elements.len() * #size));
+                if *element == IntWire::FixInt {
+                    checks.push(quote! {
+                        for (__i, __v) in #elements.iter().enumerate() {
+                            #rt::check_range(Self::SCHEMA, #elem_path, *__v as i128, 0, 0x7f)?;
+                        }
+                    });
+                }
+                let write_elem = write_int(*element, &quote!(*__v));
+                writes.push(quote! {
+                    __e.byte(0x90u8.wrapping_add(#count as u8));
+                    for __v in #elements {
+                        #write_elem
+                    }
+                });
+            }
+            // Unbound entries only occur with binding errors, which never reach here.
+            (_, Slot::Derived) => {}
+        }
+    }
+
+    let decode_impl_generics = if own_lifetime { quote!(#impl_generics) } else { quote!(<#de>) };
+    quote! {
+        impl #impl_generics #rt::Metalayer for #ident #ty_generics #where_clause {
+            const NAME: &'static str = #metalayer;
+            const SCHEMA: &'static str = #schema;
+
+            #[inline]
+            fn encoded_len(&self) -> usize {
+                #(#len_parts)+*
+            }
+
+            #[inline]
+            fn encode_into(&self, __buf: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
+                #(#checks)*
+                let __len = <Self as #rt::Metalayer>::encoded_len(self);
+                let mut __e = #rt::Encoder::new(__buf, __len, Self::SCHEMA)?;
+                __e.byte(#container);
+                #(#writes)*
+                ::core::result::Result::Ok(__e.finish())
+            }
+        }
+
+        impl #decode_impl_generics #rt::Decode<#de> for #ident #ty_generics #where_clause {
+            #[inline]
+            fn decode_prefix(__input: &#de [u8]) -> ::core::result::Result<(Self, usize), #rt::DecodeError> {
+                let mut __d = #rt::Decoder::new(__input, <Self as #rt::Metalayer>::SCHEMA);
+                __d.container(#container)?;
+                #(#decode)*
+                ::core::result::Result::Ok((Self { #(#field_inits),* }, __d.position()))
+            }
+        }
+    }
+}
+
+/// Impls with the right signatures and no behaviour, emitted beside compile errors so that
+/// code using the struct does not fail a second time.
+pub(crate) fn fallback(input: &DeriveInput, krate: &syn::Path) -> TokenStream {
+    if check_generics(input).is_err() {
+        return TokenStream::new();
+    }
+    let rt = quote!(#krate::__private);
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let (de, own_lifetime) = decode_lifetime(input);
+    let decode_impl_generics = if own_lifetime { quote!(#impl_generics) } else { quote!(<#de>) };
+    quote! {
+        impl #impl_generics #rt::Metalayer for #ident #ty_generics #where_clause {
+            const NAME: &'static str = "";
+            const SCHEMA: &'static str = "";
+            fn encoded_len(&self) -> usize {
+                ::core::unreachable!("the #[metalayer] attribute reported a compile error")
+            }
+            fn encode_into(&self, _: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
+                ::core::unreachable!("the #[metalayer] attribute reported a compile error")
+            }
+        }
+        impl #decode_impl_generics #rt::Decode<#de> for #ident #ty_generics #where_clause {
+            fn decode_prefix(_: &#de [u8]) -> ::core::result::Result<(Self, usize), #rt::DecodeError> {
+                ::core::unreachable!("the #[metalayer] attribute reported a compile error")
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! The code generation behind `#[metalayer(schema = "...")]`: it finds the schema, checks it
+//! with `metalayer-layout`, binds the struct's fields to the layout's entries, and writes the
+//! `Metalayer` and `Decode` impls. The proc-macro crate is a thin shell over [`expand`], so this
+//! crate can be tested and reused without a compiler plugin.
+//!
+//! ```
+//! use quote::quote;
+//!
+//! let out = metalayer_codegen::expand_in(
+//!     quote!(schema = "b2nd_v1"),
+//!     quote! {
+//!         struct ArrayMeta {
+//!             shape: Vec<i64>,
+//!             chunkshape: Vec<i32>,
+//!             blockshape: Vec<i32>,
+//!             dtype_format: u8,
+//!             dtype: String,
+//!         }
+//!     },
+//!     std::path::Path::new("."),
+//! );
+//! let text = out.to_string();
+//! assert!(text.contains("Metalayer for ArrayMeta"));
+//! assert!(!text.contains("compile_error"));
+//! ```
+#![warn(missing_docs)]
+
+mod attr;
+mod bind;
+mod expand;
+mod resolve;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::DeriveInput;
+
+/// Expands the attribute with arguments `args` on `item`, finding schemas under the crate
+/// directory `CARGO_MANIFEST_DIR`.
+///
+/// ```
+/// use quote::quote;
+///
+/// // Outside a cargo build there is no CARGO_MANIFEST_DIR; built-in schemas still resolve.
+/// let out = metalayer_codegen::expand(quote!(schema = "nope"), quote!(struct S {}));
+/// assert!(out.to_string().contains("compile_error"));
+/// ```
+pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(std::path::PathBuf::from).unwrap_or_default();
+    expand_in(args, item, &manifest_dir)
+}
+
+/// [`expand`] with an explicit crate directory.
+///
+/// ```
+/// use quote::quote;
+///
+/// let out = metalayer_codegen::expand_in(quote!(schema = "caterva_v0"), quote!(struct S { shape: Vec<i32> }), std::path::Path::new("."));
+/// assert!(out.to_string().contains("cannot hold the array of int64 entry"));
+/// ```
+pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path::Path) -> TokenStream {
+    let input: DeriveInput = match syn::parse2(item) {
+        Ok(input) => input,
+        Err(e) => return e.to_compile_error(),
+    };
+    let args = match attr::parse(args) {
+        Ok(args) => args,
+        Err(e) => return with_errors(&input, &[e], None),
+    };
+    let fallback = || Some(expand::fallback(&input, &args.krate));
+    let source = match resolve::find(&args.schema, manifest_dir) {
+        Ok(source) => source,
+        Err(message) => return with_errors(&input, &[syn::Error::new(args.schema.lit().span(), message)], fallback()),
+    };
+    let layout = match resolve::layout(&source) {
+        Ok(layout) => layout,
+        Err(messages) => {
+            let errors: Vec<_> = messages.into_iter().map(|m| syn::Error::new(args.schema.lit().span(), m)).collect();
+            return with_errors(&input, &errors, fallback());
+        }
+    };
+    if let Err(e) = expand::check_generics(&input) {
+        return with_errors(&input, &[e], None);
+    }
+    let bound = match bind::bind(&input, &layout) {
+        Ok(bound) => bound,
+        Err(errors) => return with_errors(&input, &errors, fallback()),
+    };
+    let impls = expand::expand(&input, &layout, &bound, &args.krate);
+    // Tracking the file makes cargo rebuild this crate when the schema changes.
+    let track = source.file.as_ref().and_then(|f| f.to_str()).map(|path| quote!(const _: &[u8] = include_bytes!(#path);));
+    quote! {
+        #input
+        const _: () = {
+            #track
+            #impls
+        };
+    }
+}
+
+fn with_errors(input: &DeriveInput, errors: &[syn::Error], fallback: Option<TokenStream>) -> TokenStream {
+    let errors = errors.iter().map(syn::Error::to_compile_error);
+    quote! {
+        #input
+        #(#errors)*
+        const _: () = {
+            #fallback
+        };
+    }
+}

@@ -1,0 +1,96 @@
+//! Finding a schema: the user crate's `schemas/` directory first, then the built-ins; or a path
+//! relative to the crate's manifest directory.
+
+use std::path::{Path, PathBuf};
+
+use metalayer_layout::{BUILTINS, Layout};
+
+use crate::attr::SchemaRef;
+
+/// A schema's text and where it came from.
+pub(crate) struct Source {
+    /// The schema's name: the file stem.
+    pub name: String,
+    /// How to show the file in messages (relative to the manifest directory).
+    pub display: String,
+    /// The file on disk, which generated code tracks so that editing it rebuilds the crate;
+    /// `None` for a built-in, which the macro carries.
+    pub file: Option<PathBuf>,
+    pub text: String,
+}
+
+/// Reads the schema an attribute names, or returns the message for a schema that is not there.
+pub(crate) fn find(schema: &SchemaRef, manifest_dir: &Path) -> Result<Source, String> {
+    match schema {
+        SchemaRef::Name(lit) => {
+            let name = lit.value();
+            if name.is_empty() || name.contains(['/', '\\', '.']) {
+                return Err(format!(
+                    "`schema` takes a schema name such as \"b2nd_v1\", not `{name}`; use `schema_path` for a file"
+                ));
+            }
+            let relative = format!("schemas/{name}.toml");
+            let path = manifest_dir.join(&relative);
+            if path.is_file() {
+                return read(&path, name, relative);
+            }
+            if let Some(builtin) = metalayer_layout::builtin(&name) {
+                return Ok(Source {
+                    name,
+                    display: format!("schemas/{}.toml (built in)", builtin.name),
+                    file: None,
+                    text: builtin.text.to_string(),
+                });
+            }
+            let builtins: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
+            let own = list_schemas(&manifest_dir.join("schemas"));
+            let own = if own.is_empty() { "none".to_string() } else { own.join(", ") };
+            Err(format!(
+                "schema `{name}` not found; looked for `{relative}` in this crate's directory (CARGO_MANIFEST_DIR), then among the built-in schemas\n  built-in schemas: {}\n  schemas in this crate's `schemas/`: {own}",
+                builtins.join(", ")
+            ))
+        }
+        SchemaRef::Path(lit) => {
+            let relative = lit.value();
+            let path = manifest_dir.join(&relative);
+            if !path.is_file() {
+                return Err(format!(
+                    "schema file `{relative}` not found; `schema_path` is relative to this crate's directory (CARGO_MANIFEST_DIR)"
+                ));
+            }
+            let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+            read(&path, name, relative)
+        }
+    }
+}
+
+fn read(path: &Path, name: String, display: String) -> Result<Source, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Source { name, display, file: Some(path.to_path_buf()), text }),
+        Err(e) => Err(format!("cannot read schema file `{display}`: {e}")),
+    }
+}
+
+fn list_schemas(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let p = e.path();
+            (p.extension()? == "toml").then(|| p.file_stem()?.to_str().map(str::to_string))?
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// Parses and checks a schema; errors are rendered with the file, line and column.
+pub(crate) fn layout(source: &Source) -> Result<Layout, Vec<String>> {
+    metalayer_layout::parse(&source.name, &source.text).map_err(|diags| {
+        diags
+            .iter()
+            .map(|d| format!("schema error: {}", d.render(&source.display, &source.text)))
+            .collect()
+    })
+}

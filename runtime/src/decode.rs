@@ -1,0 +1,317 @@
+//! The cursor generated decoders read with: every read is bounds-checked and every mismatch
+//! becomes a [`DecodeError`] carrying the offset and the entry.
+
+use crate::error::{DecodeError, DecodeErrorKind, Path};
+
+/// A strict reader over one metalayer's bytes.
+///
+/// Generated code drives it entry by entry; it is public so that hand-written code (and tests)
+/// can decode the same way.
+///
+/// ```
+/// use metalayer_runtime::{Decoder, Path};
+///
+/// let bytes = [0x92, 0xd3, 0, 0, 0, 0, 0, 0, 1, 0x90];
+/// let mut d = Decoder::new(&bytes, "example");
+/// d.container(0x92)?;
+/// let v = i64::from_be_bytes(d.int::<8>(0xd3, "int64", Path::Entry("a"))?);
+/// d.array_header(0, "a", Path::Entry("b"))?;
+/// assert_eq!(v, 400);
+/// assert_eq!(d.position(), 10);
+/// # Ok::<(), metalayer_runtime::DecodeError>(())
+/// ```
+#[derive(Debug)]
+pub struct Decoder<'de> {
+    input: &'de [u8],
+    pos: usize,
+    schema: &'static str,
+}
+
+impl<'de> Decoder<'de> {
+    /// A decoder at the start of `input`, reporting errors under `schema`'s name.
+    ///
+    /// ```
+    /// let d = metalayer_runtime::Decoder::new(&[0x90], "empty");
+    /// assert_eq!(d.position(), 0);
+    /// ```
+    #[inline]
+    pub const fn new(input: &'de [u8], schema: &'static str) -> Self {
+        Decoder { input, pos: 0, schema }
+    }
+
+    /// The offset of the next byte to read.
+    ///
+    /// ```
+    /// let mut d = metalayer_runtime::Decoder::new(&[0x90], "empty");
+    /// d.container(0x90)?;
+    /// assert_eq!(d.position(), 1);
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline]
+    pub const fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// How many bytes are left.
+    ///
+    /// ```
+    /// let d = metalayer_runtime::Decoder::new(&[1, 2, 3], "x");
+    /// assert_eq!(d.remaining(), 3);
+    /// ```
+    #[inline]
+    pub const fn remaining(&self) -> usize {
+        self.input.len() - self.pos
+    }
+
+    /// An error at `offset` in `path`.
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, DecodeErrorKind, Path};
+    ///
+    /// let d = Decoder::new(&[], "b2nd_v1");
+    /// let err = d.error_at(3, Path::Entry("ndim"), DecodeErrorKind::NotFixint { found: 0xff });
+    /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x03 in ndim: expected positive fixint 0x00..=0x7f, found 0xff");
+    /// ```
+    #[cold]
+    pub const fn error_at(&self, offset: usize, path: Path, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError::new(self.schema, offset, path, kind)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn truncated(&self, needed: usize, path: Path) -> DecodeError {
+        let available = self.remaining();
+        self.error_at(self.pos, path, DecodeErrorKind::Truncated { needed, available })
+    }
+
+    /// Checks that `needed` bytes are left, without consuming them.
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let d = Decoder::new(&[1, 2], "x");
+    /// assert!(d.require(2, Path::Entry("a")).is_ok());
+    /// assert!(d.require(3, Path::Entry("a")).is_err());
+    /// ```
+    #[inline]
+    pub fn require(&self, needed: usize, path: Path) -> Result<(), DecodeError> {
+        if self.remaining() < needed {
+            return Err(self.truncated(needed, path));
+        }
+        Ok(())
+    }
+
+    /// Reads one byte.
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let mut d = Decoder::new(&[7], "x");
+    /// assert_eq!(d.byte(Path::Entry("a"))?, 7);
+    /// assert!(d.byte(Path::Entry("a")).is_err());
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn byte(&mut self, path: Path) -> Result<u8, DecodeError> {
+        match self.input.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.truncated(1, path)),
+        }
+    }
+
+    /// Reads `N` bytes.
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let mut d = Decoder::new(&[0, 0, 1, 0x90], "x");
+    /// assert_eq!(u32::from_be_bytes(d.take::<4>(Path::Entry("a"))?), 400);
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn take<const N: usize>(&mut self, path: Path) -> Result<[u8; N], DecodeError> {
+        match self.input.get(self.pos..).and_then(|rest| rest.first_chunk::<N>()) {
+            Some(bytes) => {
+                self.pos += N;
+                Ok(*bytes)
+            }
+            None => Err(self.truncated(N, path)),
+        }
+    }
+
+    /// Reads the marker byte and checks that it is `expected`.
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let mut d = Decoder::new(&[0xd2], "b2nd_v1");
+    /// let err = d.marker(0xd3, "int64", Path::Element("shape", 0)).unwrap_err();
+    /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x00 in shape[0]: expected int64 marker 0xd3, found 0xd2");
+    /// ```
+    #[inline]
+    pub fn marker(&mut self, expected: u8, wire: &'static str, path: Path) -> Result<(), DecodeError> {
+        let at = self.pos;
+        let found = self.byte(path)?;
+        if found != expected {
+            return Err(self.error_at(at, path, DecodeErrorKind::Marker { wire, expected, found }));
+        }
+        Ok(())
+    }
+
+    /// Reads the top-level container marker.
+    ///
+    /// ```
+    /// let mut d = metalayer_runtime::Decoder::new(&[0x96], "b2nd_v1");
+    /// let err = d.container(0x97).unwrap_err();
+    /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x00 in the container: expected fixarray marker 0x97, found 0x96");
+    /// ```
+    #[inline]
+    pub fn container(&mut self, expected: u8) -> Result<(), DecodeError> {
+        self.marker(expected, "fixarray", Path::Container)
+    }
+
+    /// Reads a positive fixint (a byte in 0x00..=0x7f, which is its own value).
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let mut d = Decoder::new(&[0x05, 0x80], "x");
+    /// assert_eq!(d.fixint(Path::Entry("ndim"))?, 5);
+    /// assert!(d.fixint(Path::Entry("ndim")).is_err());
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn fixint(&mut self, path: Path) -> Result<u8, DecodeError> {
+        let at = self.pos;
+        let found = self.byte(path)?;
+        if found > 0x7f {
+            return Err(self.error_at(at, path, DecodeErrorKind::NotFixint { found }));
+        }
+        Ok(found)
+    }
+
+    /// Reads a marker byte, checks it, then reads the `N` big-endian payload bytes.
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let mut d = Decoder::new(&[0xd2, 0, 0, 0, 0x6e], "x");
+    /// assert_eq!(i32::from_be_bytes(d.int::<4>(0xd2, "int32", Path::Element("chunkshape", 0))?), 110);
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn int<const N: usize>(
+        &mut self,
+        marker: u8,
+        wire: &'static str,
+        path: Path,
+    ) -> Result<[u8; N], DecodeError> {
+        self.marker(marker, wire, path)?;
+        self.take::<N>(path)
+    }
+
+    /// Reads an array header and checks that it is `0x90 + count` (c-blosc2's arithmetic, which
+    /// gives 0xa0 for 16 elements).
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let mut d = Decoder::new(&[0x93], "b2nd_v1");
+    /// let err = d.array_header(2, "ndim", Path::Entry("shape")).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "b2nd_v1: at byte 0x00 in shape: expected array header 0x92 (0x90 + ndim 2), found 0x93"
+    /// );
+    /// ```
+    #[inline]
+    pub fn array_header(&mut self, count: usize, count_entry: &'static str, path: Path) -> Result<(), DecodeError> {
+        let at = self.pos;
+        let found = self.byte(path)?;
+        // The generated code checks `count` against the schema's max, which the schema checker
+        // keeps at or below 0x6f, so the sum stays a byte.
+        let expected = 0x90u8.wrapping_add(count as u8);
+        if found != expected || count > 0x6f {
+            return Err(self.error_at(
+                at,
+                path,
+                DecodeErrorKind::ArrayHeader { count_entry, count, expected, found },
+            ));
+        }
+        Ok(())
+    }
+
+    /// Reads a string: its marker, a big-endian length of `N` bytes, and that many bytes of UTF-8.
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let bytes = [0xdb, 0, 0, 0, 3, b'<', b'i', b'4'];
+    /// let mut d = Decoder::new(&bytes, "x");
+    /// assert_eq!(d.str::<4>(0xdb, "str32", Path::Entry("dtype"))?, "<i4");
+    ///
+    /// let hostile = [0xdb, 0xff, 0xff, 0xff, 0xff, b'x'];
+    /// let err = Decoder::new(&hostile, "b2nd_v1").str::<4>(0xdb, "str32", Path::Entry("dtype")).unwrap_err();
+    /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x05 in dtype: expected 4294967295 more bytes, found 1");
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn str<const N: usize>(&mut self, marker: u8, wire: &'static str, path: Path) -> Result<&'de str, DecodeError> {
+        self.marker(marker, wire, path)?;
+        let prefix = self.take::<N>(path)?;
+        let mut len: u64 = 0;
+        for b in prefix {
+            len = (len << 8) | u64::from(b);
+        }
+        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        self.require(len, path)?;
+        let start = self.pos;
+        let bytes = &self.input[start..start + len];
+        match core::str::from_utf8(bytes) {
+            Ok(text) => {
+                self.pos += len;
+                Ok(text)
+            }
+            Err(e) => {
+                let valid_up_to = e.valid_up_to();
+                Err(self.error_at(start + valid_up_to, path, DecodeErrorKind::InvalidUtf8 { valid_up_to }))
+            }
+        }
+    }
+
+    /// Fails unless `found` equals the schema's constant; `at` is the entry's offset.
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let d = Decoder::new(&[1], "b2nd_v1");
+    /// let err = d.constant(0, 1, 0, Path::Entry("version")).unwrap_err();
+    /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x00 in version: expected constant 0, found 1");
+    /// ```
+    #[inline]
+    pub fn constant(&self, at: usize, found: i128, expected: i128, path: Path) -> Result<(), DecodeError> {
+        if found != expected {
+            return Err(self.error_at(at, path, DecodeErrorKind::Constant { expected, found }));
+        }
+        Ok(())
+    }
+
+    /// Fails unless `min <= found <= max`; `at` is the entry's offset.
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let d = Decoder::new(&[17], "b2nd_v1");
+    /// let err = d.range(0, 17, 0, 16, Path::Entry("ndim")).unwrap_err();
+    /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x00 in ndim: expected a value in 0..=16, found 17");
+    /// ```
+    #[inline]
+    pub fn range(&self, at: usize, found: i128, min: i128, max: i128, path: Path) -> Result<(), DecodeError> {
+        if found < min || found > max {
+            return Err(self.error_at(at, path, DecodeErrorKind::OutOfRange { min, max, found }));
+        }
+        Ok(())
+    }
+}

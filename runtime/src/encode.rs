@@ -1,0 +1,185 @@
+//! The writer generated encoders use, and the checks they run before writing anything.
+
+use crate::error::{EncodeError, EncodeErrorKind, Path};
+
+/// A writer over exactly the bytes of one encoding.
+///
+/// Generated encoders check every value first, compute the length, then create the encoder:
+/// a value that does not fit the schema is refused before a byte is written.
+///
+/// ```
+/// use metalayer_runtime::Encoder;
+///
+/// let mut buf = [0u8; 4];
+/// let mut e = Encoder::new(&mut buf, 3, "x")?;
+/// e.byte(0x92);
+/// e.bytes(&[1, 2]);
+/// assert_eq!(e.finish(), 3);
+/// assert_eq!(buf, [0x92, 1, 2, 0]);
+/// # Ok::<(), metalayer_runtime::EncodeError>(())
+/// ```
+#[derive(Debug)]
+pub struct Encoder<'b> {
+    buf: &'b mut [u8],
+    pos: usize,
+}
+
+impl<'b> Encoder<'b> {
+    /// An encoder over the first `needed` bytes of `buf`, or an error when `buf` is shorter.
+    ///
+    /// ```
+    /// use metalayer_runtime::Encoder;
+    ///
+    /// let err = Encoder::new(&mut [0u8; 2], 53, "b2nd_v1").unwrap_err();
+    /// assert_eq!(err.to_string(), "b2nd_v1: in the container: expected a buffer of at least 53 bytes, found 2");
+    /// ```
+    #[inline]
+    pub fn new(buf: &'b mut [u8], needed: usize, schema: &'static str) -> Result<Self, EncodeError> {
+        let available = buf.len();
+        match buf.get_mut(..needed) {
+            Some(buf) => Ok(Encoder { buf, pos: 0 }),
+            None => Err(EncodeError::new(
+                schema,
+                Path::Container,
+                EncodeErrorKind::BufferTooSmall { needed, available },
+            )),
+        }
+    }
+
+    /// Writes one byte.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 1];
+    /// let mut e = metalayer_runtime::Encoder::new(&mut buf, 1, "x")?;
+    /// e.byte(0x90);
+    /// assert_eq!(buf, [0x90]);
+    /// # Ok::<(), metalayer_runtime::EncodeError>(())
+    /// ```
+    #[inline]
+    pub fn byte(&mut self, b: u8) {
+        self.buf[self.pos] = b;
+        self.pos += 1;
+    }
+
+    /// Writes a run of bytes.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 3];
+    /// let mut e = metalayer_runtime::Encoder::new(&mut buf, 3, "x")?;
+    /// e.bytes(b"|u1");
+    /// assert_eq!(&buf, b"|u1");
+    /// # Ok::<(), metalayer_runtime::EncodeError>(())
+    /// ```
+    #[inline]
+    pub fn bytes(&mut self, bytes: &[u8]) {
+        self.buf[self.pos..self.pos + bytes.len()].copy_from_slice(bytes);
+        self.pos += bytes.len();
+    }
+
+    /// The number of bytes written.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 1];
+    /// let e = metalayer_runtime::Encoder::new(&mut buf, 1, "x")?;
+    /// assert_eq!(e.finish(), 0);
+    /// # Ok::<(), metalayer_runtime::EncodeError>(())
+    /// ```
+    #[inline]
+    pub fn finish(self) -> usize {
+        self.pos
+    }
+}
+
+/// Checks that an array counted by `count_entry` has the length of the first array counted by it.
+///
+/// ```
+/// let err = metalayer_runtime::check_same_len("b2nd_v1", "ndim", "shape", 2, "chunkshape", 3).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "b2nd_v1: in chunkshape: expected 2 elements (the length of shape, both counted by ndim), found 3"
+/// );
+/// ```
+#[inline]
+pub fn check_same_len(
+    schema: &'static str,
+    count_entry: &'static str,
+    reference: &'static str,
+    expected: usize,
+    entry: &'static str,
+    found: usize,
+) -> Result<(), EncodeError> {
+    if expected != found {
+        return Err(EncodeError::new(
+            schema,
+            Path::Entry(entry),
+            EncodeErrorKind::LengthMismatch { count_entry, reference, expected, found },
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that an array's length lies in its count's `min..=max`.
+///
+/// ```
+/// let err = metalayer_runtime::check_count("b2nd_v1", "ndim", "shape", 17, 0, 16).unwrap_err();
+/// assert_eq!(err.to_string(), "b2nd_v1: in shape: expected a length in 0..=16 (stored in ndim), found 17");
+/// ```
+#[inline]
+pub fn check_count(
+    schema: &'static str,
+    count_entry: &'static str,
+    entry: &'static str,
+    found: usize,
+    min: usize,
+    max: usize,
+) -> Result<(), EncodeError> {
+    if found < min || found > max {
+        return Err(EncodeError::new(
+            schema,
+            Path::Entry(entry),
+            EncodeErrorKind::CountOutOfRange { count_entry, min, max, found },
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that an integer field, or one element of an array field, lies in `min..=max`.
+///
+/// ```
+/// use metalayer_runtime::{check_range, Path};
+///
+/// let err = check_range("b2nd_v1", Path::Entry("dtype_format"), 200, 0, 127).unwrap_err();
+/// assert_eq!(err.to_string(), "b2nd_v1: in dtype_format: expected a value in 0..=127, found 200");
+/// ```
+#[inline]
+pub fn check_range(schema: &'static str, path: Path, found: i128, min: i128, max: i128) -> Result<(), EncodeError> {
+    if found < min || found > max {
+        return Err(EncodeError::new(schema, path, EncodeErrorKind::OutOfRange { min, max, found }));
+    }
+    Ok(())
+}
+
+/// Checks that a string fits its wire type's length prefix.
+///
+/// ```
+/// let long = "x".repeat(256);
+/// let err = metalayer_runtime::check_str_len("s", "name", "str8", &long, 255).unwrap_err();
+/// assert_eq!(err.to_string(), "s: in name: expected at most 255 bytes for str8, found 256");
+/// ```
+#[inline]
+pub fn check_str_len(
+    schema: &'static str,
+    entry: &'static str,
+    wire: &'static str,
+    text: &str,
+    max: u64,
+) -> Result<(), EncodeError> {
+    if text.len() as u64 > max {
+        return Err(EncodeError::new(
+            schema,
+            Path::Entry(entry),
+            EncodeErrorKind::StringTooLong { wire, max, found: text.len() },
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,365 @@
+//! Errors of decoding and encoding, with the byte offset, the entry and what was expected.
+
+use core::fmt;
+
+/// Where in a layout an error happened: the container, an entry, or one element of an array entry.
+///
+/// ```
+/// use metalayer_runtime::Path;
+///
+/// assert_eq!(Path::Element("shape", 1).to_string(), "shape[1]");
+/// assert_eq!(Path::Entry("dtype").to_string(), "dtype");
+/// assert_eq!(Path::Container.to_string(), "the container");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Path {
+    /// The top-level container marker.
+    Container,
+    /// A whole entry, by its schema name.
+    Entry(&'static str),
+    /// One element of an array entry.
+    Element(&'static str, usize),
+    /// Past the last entry (trailing bytes).
+    End,
+}
+
+impl Path {
+    /// The entry name, if the path names one.
+    ///
+    /// ```
+    /// use metalayer_runtime::Path;
+    ///
+    /// assert_eq!(Path::Element("shape", 3).entry(), Some("shape"));
+    /// assert_eq!(Path::Container.entry(), None);
+    /// ```
+    pub const fn entry(&self) -> Option<&'static str> {
+        match self {
+            Path::Entry(name) | Path::Element(name, _) => Some(name),
+            Path::Container | Path::End => None,
+        }
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Path::Container => f.write_str("the container"),
+            Path::Entry(name) => f.write_str(name),
+            Path::Element(name, index) => write!(f, "{name}[{index}]"),
+            Path::End => f.write_str("the end"),
+        }
+    }
+}
+
+/// What went wrong while decoding, with what was expected and what was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// A marker byte differs from the one the schema states.
+    #[error("expected {wire} marker {expected:#04x}, found {found:#04x}")]
+    Marker {
+        /// The wire type whose marker was expected (`int64`, `str32`, `fixarray`).
+        wire: &'static str,
+        /// The marker byte the schema states.
+        expected: u8,
+        /// The byte in the input.
+        found: u8,
+    },
+    /// An array header byte differs from `0x90 + count`.
+    #[error("expected array header {expected:#04x} (0x90 + {count_entry} {count}), found {found:#04x}")]
+    ArrayHeader {
+        /// The entry that holds the element count.
+        count_entry: &'static str,
+        /// The count read from that entry.
+        count: usize,
+        /// `0x90 + count`.
+        expected: u8,
+        /// The byte in the input.
+        found: u8,
+    },
+    /// A byte that should be a positive fixint (0x00..=0x7f) is not one.
+    #[error("expected positive fixint 0x00..=0x7f, found {found:#04x}")]
+    NotFixint {
+        /// The byte in the input.
+        found: u8,
+    },
+    /// The input ends before the entry does.
+    #[error("expected {needed} more bytes, found {available}")]
+    Truncated {
+        /// Bytes the entry still needs.
+        needed: usize,
+        /// Bytes left in the input.
+        available: usize,
+    },
+    /// A constant entry holds another value.
+    #[error("expected constant {expected}, found {found}")]
+    Constant {
+        /// The value the schema states.
+        expected: i128,
+        /// The value in the input.
+        found: i128,
+    },
+    /// An integer lies outside the schema's `min..=max`.
+    #[error("expected a value in {min}..={max}, found {found}")]
+    OutOfRange {
+        /// The smallest allowed value.
+        min: i128,
+        /// The largest allowed value.
+        max: i128,
+        /// The value in the input.
+        found: i128,
+    },
+    /// A string is not valid UTF-8; the error's offset is that of the first invalid byte.
+    #[error("expected UTF-8 text, found an invalid sequence after {valid_up_to} valid bytes")]
+    InvalidUtf8 {
+        /// How many bytes of the string are valid.
+        valid_up_to: usize,
+    },
+    /// An array or string has more elements than the field's fixed capacity.
+    #[error("expected at most {capacity} elements (the field's capacity), found {found}")]
+    Capacity {
+        /// The capacity of the field's type.
+        capacity: usize,
+        /// The length in the input.
+        found: usize,
+    },
+    /// An array has another length than the field's fixed-size array type.
+    #[error("expected exactly {expected} elements (the field's array length), found {found}")]
+    FixedLength {
+        /// The length of the field's array type.
+        expected: usize,
+        /// The count in the input.
+        found: usize,
+    },
+    /// Bytes follow the last entry.
+    #[error("expected end of input, found {count} trailing bytes")]
+    TrailingBytes {
+        /// How many bytes follow.
+        count: usize,
+    },
+}
+
+/// A decoding error: the schema, the byte offset, the entry path and what was wrong.
+///
+/// ```
+/// use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
+///
+/// let err = DecodeError::new(
+///     "b2nd_v1",
+///     0x0d,
+///     Path::Element("shape", 1),
+///     DecodeErrorKind::Marker { wire: "int64", expected: 0xd3, found: 0xd2 },
+/// );
+/// assert_eq!(
+///     err.to_string(),
+///     "b2nd_v1: at byte 0x0d in shape[1]: expected int64 marker 0xd3, found 0xd2"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("{schema}: at byte {offset:#04x} {}: {kind}", PathPhrase(path))]
+pub struct DecodeError {
+    schema: &'static str,
+    offset: usize,
+    path: Path,
+    kind: DecodeErrorKind,
+}
+
+struct PathPhrase<'a>(&'a Path);
+
+impl fmt::Display for PathPhrase<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Path::End => f.write_str("after the last entry"),
+            path => write!(f, "in {path}"),
+        }
+    }
+}
+
+impl DecodeError {
+    /// Builds an error; generated code and the runtime's decoder call this.
+    ///
+    /// ```
+    /// use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
+    ///
+    /// let err = DecodeError::new("b2nd_v1", 53, Path::End, DecodeErrorKind::TrailingBytes { count: 2 });
+    /// assert_eq!(err.offset(), 53);
+    /// ```
+    pub const fn new(schema: &'static str, offset: usize, path: Path, kind: DecodeErrorKind) -> Self {
+        DecodeError { schema, offset, path, kind }
+    }
+
+    /// The schema whose decoder failed (`b2nd_v1`).
+    ///
+    /// ```
+    /// # use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
+    /// let err = DecodeError::new("b2nd_v1", 0, Path::Container, DecodeErrorKind::Truncated { needed: 1, available: 0 });
+    /// assert_eq!(err.schema(), "b2nd_v1");
+    /// ```
+    pub const fn schema(&self) -> &'static str {
+        self.schema
+    }
+
+    /// The byte offset in the input where the problem is.
+    ///
+    /// ```
+    /// # use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
+    /// let err = DecodeError::new("b2nd_v1", 7, Path::Entry("ndim"), DecodeErrorKind::NotFixint { found: 0xd0 });
+    /// assert_eq!(err.offset(), 7);
+    /// ```
+    pub const fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The entry, or element of an entry, being read.
+    ///
+    /// ```
+    /// # use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
+    /// let err = DecodeError::new("b2nd_v1", 2, Path::Entry("ndim"), DecodeErrorKind::NotFixint { found: 0xd0 });
+    /// assert_eq!(err.path(), Path::Entry("ndim"));
+    /// ```
+    pub const fn path(&self) -> Path {
+        self.path
+    }
+
+    /// What was expected and what was found.
+    ///
+    /// ```
+    /// # use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
+    /// let err = DecodeError::new("b2nd_v1", 2, Path::Entry("ndim"), DecodeErrorKind::NotFixint { found: 0xd0 });
+    /// assert!(matches!(err.kind(), DecodeErrorKind::NotFixint { found: 0xd0 }));
+    /// ```
+    pub const fn kind(&self) -> DecodeErrorKind {
+        self.kind
+    }
+}
+
+/// What was wrong with the values handed to an encoder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EncodeErrorKind {
+    /// Arrays counted by the same entry have different lengths.
+    #[error(
+        "expected {expected} elements (the length of {reference}, both counted by {count_entry}), found {found}"
+    )]
+    LengthMismatch {
+        /// The entry both arrays are counted by.
+        count_entry: &'static str,
+        /// The first array counted by that entry, whose length sets the count.
+        reference: &'static str,
+        /// The length of `reference`.
+        expected: usize,
+        /// The length of this array.
+        found: usize,
+    },
+    /// A count (the length of an array) lies outside the schema's `min..=max`.
+    #[error("expected a length in {min}..={max} (stored in {count_entry}), found {found}")]
+    CountOutOfRange {
+        /// The entry the length is stored in.
+        count_entry: &'static str,
+        /// The smallest allowed count.
+        min: usize,
+        /// The largest allowed count.
+        max: usize,
+        /// The array's length.
+        found: usize,
+    },
+    /// An integer field lies outside the schema's `min..=max` or its wire type's range.
+    #[error("expected a value in {min}..={max}, found {found}")]
+    OutOfRange {
+        /// The smallest allowed value.
+        min: i128,
+        /// The largest allowed value.
+        max: i128,
+        /// The field's value.
+        found: i128,
+    },
+    /// A string is longer than its wire type's length prefix can state.
+    #[error("expected at most {max} bytes for {wire}, found {found}")]
+    StringTooLong {
+        /// The string wire type (`str8`, `str16`, `str32`).
+        wire: &'static str,
+        /// The longest string the wire type holds.
+        max: u64,
+        /// The string's length in bytes.
+        found: usize,
+    },
+    /// The output buffer is smaller than the encoding.
+    #[error("expected a buffer of at least {needed} bytes, found {available}")]
+    BufferTooSmall {
+        /// The encoded length.
+        needed: usize,
+        /// The buffer's length.
+        available: usize,
+    },
+}
+
+/// An encoding error: the schema, the entry and what was wrong. Nothing was written when it is
+/// returned.
+///
+/// ```
+/// use metalayer_runtime::{EncodeError, EncodeErrorKind, Path};
+///
+/// let err = EncodeError::new(
+///     "b2nd_v1",
+///     Path::Entry("chunkshape"),
+///     EncodeErrorKind::LengthMismatch { count_entry: "ndim", reference: "shape", expected: 2, found: 3 },
+/// );
+/// assert_eq!(
+///     err.to_string(),
+///     "b2nd_v1: in chunkshape: expected 2 elements (the length of shape, both counted by ndim), found 3"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("{schema}: in {path}: {kind}")]
+pub struct EncodeError {
+    schema: &'static str,
+    path: Path,
+    kind: EncodeErrorKind,
+}
+
+impl EncodeError {
+    /// Builds an error; generated code calls this.
+    ///
+    /// ```
+    /// use metalayer_runtime::{EncodeError, EncodeErrorKind, Path};
+    ///
+    /// let err = EncodeError::new("b2nd_v1", Path::Container, EncodeErrorKind::BufferTooSmall { needed: 53, available: 8 });
+    /// assert_eq!(err.to_string(), "b2nd_v1: in the container: expected a buffer of at least 53 bytes, found 8");
+    /// ```
+    pub const fn new(schema: &'static str, path: Path, kind: EncodeErrorKind) -> Self {
+        EncodeError { schema, path, kind }
+    }
+
+    /// The schema whose encoder refused the values.
+    ///
+    /// ```
+    /// # use metalayer_runtime::{EncodeError, EncodeErrorKind, Path};
+    /// let err = EncodeError::new("b2nd_v1", Path::Entry("dtype"), EncodeErrorKind::StringTooLong { wire: "str8", max: 255, found: 300 });
+    /// assert_eq!(err.schema(), "b2nd_v1");
+    /// ```
+    pub const fn schema(&self) -> &'static str {
+        self.schema
+    }
+
+    /// The entry whose value was refused.
+    ///
+    /// ```
+    /// # use metalayer_runtime::{EncodeError, EncodeErrorKind, Path};
+    /// let err = EncodeError::new("b2nd_v1", Path::Entry("dtype"), EncodeErrorKind::StringTooLong { wire: "str8", max: 255, found: 300 });
+    /// assert_eq!(err.path(), Path::Entry("dtype"));
+    /// ```
+    pub const fn path(&self) -> Path {
+        self.path
+    }
+
+    /// What was wrong.
+    ///
+    /// ```
+    /// # use metalayer_runtime::{EncodeError, EncodeErrorKind, Path};
+    /// let err = EncodeError::new("b2nd_v1", Path::Entry("dtype"), EncodeErrorKind::StringTooLong { wire: "str8", max: 255, found: 300 });
+    /// assert!(matches!(err.kind(), EncodeErrorKind::StringTooLong { found: 300, .. }));
+    /// ```
+    pub const fn kind(&self) -> EncodeErrorKind {
+        self.kind
+    }
+}

@@ -1,0 +1,237 @@
+//! Runtime support for the code that `#[metalayer(schema = "...")]` generates: the [`Metalayer`]
+//! and [`Decode`] traits, the strict [`Decoder`] and the [`Encoder`], the field-type traits, and
+//! errors that name the byte offset, the entry, what was expected and what was found.
+//!
+//! Users depend on the `metalayer` crate, which re-exports all of this; depend on this crate
+//! directly only to write code that is generic over metalayer types.
+//!
+//! It is `no_std`; the `alloc` feature (on by default) adds `Vec`, `String` and `Box<str>`
+//! field types and [`Metalayer::encode`].
+//!
+//! ```
+//! use metalayer_runtime::{Decoder, Path};
+//!
+//! // The caterva layout starts with a fixarray of 5, version 0 and ndim.
+//! let mut d = Decoder::new(&[0x95, 0x00, 0x02], "caterva_v0");
+//! d.container(0x95)?;
+//! assert_eq!(d.fixint(Path::Entry("version"))?, 0);
+//! assert_eq!(d.fixint(Path::Entry("ndim"))?, 2);
+//! # Ok::<(), metalayer_runtime::DecodeError>(())
+//! ```
+#![no_std]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+mod decode;
+mod encode;
+mod error;
+mod field;
+
+pub use decode::Decoder;
+pub use encode::{Encoder, check_count, check_range, check_same_len, check_str_len};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Path};
+pub use field::{ArrayField, StrField};
+
+#[cfg(feature = "arrayvec")]
+pub use arrayvec;
+
+/// A value with a fixed metalayer byte layout: its names and its encoder.
+///
+/// `#[metalayer(schema = "...")]` implements it from the schema; see the `metalayer` crate.
+///
+/// ```
+/// use metalayer_runtime::{Encoder, EncodeError, Metalayer};
+///
+/// /// A hand-written layout: a fixarray of 1 holding a positive fixint.
+/// struct Tiny(u8);
+///
+/// impl Metalayer for Tiny {
+///     const NAME: &'static str = "tiny";
+///     const SCHEMA: &'static str = "tiny_v0";
+///     fn encoded_len(&self) -> usize { 2 }
+///     fn encode_into(&self, buf: &mut [u8]) -> Result<usize, EncodeError> {
+///         metalayer_runtime::check_range(Self::SCHEMA, metalayer_runtime::Path::Entry("value"), self.0.into(), 0, 127)?;
+///         let mut e = Encoder::new(buf, 2, Self::SCHEMA)?;
+///         e.byte(0x91);
+///         e.byte(self.0);
+///         Ok(e.finish())
+///     }
+/// }
+///
+/// assert_eq!(Tiny(5).encode()?, [0x91, 0x05]);
+/// # Ok::<(), EncodeError>(())
+/// ```
+pub trait Metalayer {
+    /// The metalayer's name as stored in a Blosc2 frame (`b2nd`, `caterva`).
+    const NAME: &'static str;
+    /// The schema the layout comes from (`b2nd_v1`).
+    const SCHEMA: &'static str;
+
+    /// The exact length of the encoding of a value that encodes without error.
+    ///
+    /// ```
+    /// # use metalayer_runtime::{Encoder, EncodeError, Metalayer};
+    /// # struct Tiny(u8);
+    /// # impl Metalayer for Tiny {
+    /// #     const NAME: &'static str = "tiny";
+    /// #     const SCHEMA: &'static str = "tiny_v0";
+    /// #     fn encoded_len(&self) -> usize { 2 }
+    /// #     fn encode_into(&self, buf: &mut [u8]) -> Result<usize, EncodeError> { unreachable!() }
+    /// # }
+    /// assert_eq!(Tiny(5).encoded_len(), 2);
+    /// ```
+    fn encoded_len(&self) -> usize;
+
+    /// Encodes into the front of `buf` and returns the number of bytes written. Values that
+    /// contradict the schema (arrays of one count with different lengths, a count over its
+    /// maximum, a string too long for its length prefix) and a short buffer are errors, and then
+    /// nothing is written.
+    ///
+    /// ```
+    /// # use metalayer_runtime::{Encoder, EncodeError, Metalayer};
+    /// # struct Tiny(u8);
+    /// # impl Metalayer for Tiny {
+    /// #     const NAME: &'static str = "tiny";
+    /// #     const SCHEMA: &'static str = "tiny_v0";
+    /// #     fn encoded_len(&self) -> usize { 2 }
+    /// #     fn encode_into(&self, buf: &mut [u8]) -> Result<usize, EncodeError> {
+    /// #         let mut e = Encoder::new(buf, 2, Self::SCHEMA)?; e.byte(0x91); e.byte(self.0); Ok(e.finish())
+    /// #     }
+    /// # }
+    /// let mut buf = [0u8; 16];
+    /// let n = Tiny(5).encode_into(&mut buf)?;
+    /// assert_eq!(&buf[..n], [0x91, 0x05]);
+    /// assert!(Tiny(5).encode_into(&mut [0u8; 1]).is_err());
+    /// # Ok::<(), EncodeError>(())
+    /// ```
+    fn encode_into(&self, buf: &mut [u8]) -> Result<usize, EncodeError>;
+
+    /// Encodes into a new `Vec` of exactly [`encoded_len`](Self::encoded_len) bytes.
+    ///
+    /// ```
+    /// # use metalayer_runtime::{Encoder, EncodeError, Metalayer};
+    /// # struct Tiny(u8);
+    /// # impl Metalayer for Tiny {
+    /// #     const NAME: &'static str = "tiny";
+    /// #     const SCHEMA: &'static str = "tiny_v0";
+    /// #     fn encoded_len(&self) -> usize { 2 }
+    /// #     fn encode_into(&self, buf: &mut [u8]) -> Result<usize, EncodeError> {
+    /// #         let mut e = Encoder::new(buf, 2, Self::SCHEMA)?; e.byte(0x91); e.byte(self.0); Ok(e.finish())
+    /// #     }
+    /// # }
+    /// assert_eq!(Tiny(7).encode()?, vec![0x91, 0x07]);
+    /// # Ok::<(), EncodeError>(())
+    /// ```
+    #[cfg(feature = "alloc")]
+    fn encode(&self) -> Result<alloc::vec::Vec<u8>, EncodeError> {
+        let mut out = alloc::vec![0u8; self.encoded_len()];
+        let written = self.encode_into(&mut out)?;
+        out.truncate(written);
+        Ok(out)
+    }
+}
+
+/// A value decoded strictly from a metalayer's bytes; `'de` is the input's lifetime, which
+/// borrowed fields (`&'de str`) keep.
+///
+/// ```
+/// use metalayer_runtime::{Decode, DecodeError, Decoder, EncodeError, Encoder, Metalayer, Path};
+///
+/// struct Tiny(u8);
+/// # impl Metalayer for Tiny {
+/// #     const NAME: &'static str = "tiny";
+/// #     const SCHEMA: &'static str = "tiny_v0";
+/// #     fn encoded_len(&self) -> usize { 2 }
+/// #     fn encode_into(&self, buf: &mut [u8]) -> Result<usize, EncodeError> { unreachable!() }
+/// # }
+/// impl<'de> Decode<'de> for Tiny {
+///     fn decode_prefix(input: &'de [u8]) -> Result<(Self, usize), DecodeError> {
+///         let mut d = Decoder::new(input, Self::SCHEMA);
+///         d.container(0x91)?;
+///         let v = d.fixint(Path::Entry("value"))?;
+///         Ok((Tiny(v), d.position()))
+///     }
+/// }
+///
+/// assert_eq!(Tiny::decode(&[0x91, 0x05])?.0, 5);
+/// assert_eq!(
+///     Tiny::decode(&[0x91, 0x05, 0x00]).unwrap_err().to_string(),
+///     "tiny_v0: at byte 0x02 after the last entry: expected end of input, found 1 trailing bytes"
+/// );
+/// # Ok::<(), DecodeError>(())
+/// ```
+pub trait Decode<'de>: Metalayer + Sized {
+    /// Decodes a value from the front of `input` and returns it with the number of bytes read.
+    ///
+    /// ```
+    /// # use metalayer_runtime::{Decode, DecodeError, Decoder, EncodeError, Metalayer, Path};
+    /// # struct Tiny(u8);
+    /// # impl Metalayer for Tiny {
+    /// #     const NAME: &'static str = "tiny";
+    /// #     const SCHEMA: &'static str = "tiny_v0";
+    /// #     fn encoded_len(&self) -> usize { 2 }
+    /// #     fn encode_into(&self, buf: &mut [u8]) -> Result<usize, EncodeError> { unreachable!() }
+    /// # }
+    /// # impl<'de> Decode<'de> for Tiny {
+    /// #     fn decode_prefix(input: &'de [u8]) -> Result<(Self, usize), DecodeError> {
+    /// #         let mut d = Decoder::new(input, Self::SCHEMA);
+    /// #         d.container(0x91)?;
+    /// #         let v = d.fixint(Path::Entry("value"))?;
+    /// #         Ok((Tiny(v), d.position()))
+    /// #     }
+    /// # }
+    /// let (tiny, used) = Tiny::decode_prefix(&[0x91, 0x05, 0xff])?;
+    /// assert_eq!((tiny.0, used), (5, 2));
+    /// # Ok::<(), DecodeError>(())
+    /// ```
+    fn decode_prefix(input: &'de [u8]) -> Result<(Self, usize), DecodeError>;
+
+    /// Decodes a value that must fill all of `input`: trailing bytes are an error.
+    ///
+    /// ```
+    /// # use metalayer_runtime::{Decode, DecodeError, Decoder, EncodeError, Metalayer, Path};
+    /// # struct Tiny(u8);
+    /// # impl Metalayer for Tiny {
+    /// #     const NAME: &'static str = "tiny";
+    /// #     const SCHEMA: &'static str = "tiny_v0";
+    /// #     fn encoded_len(&self) -> usize { 2 }
+    /// #     fn encode_into(&self, buf: &mut [u8]) -> Result<usize, EncodeError> { unreachable!() }
+    /// # }
+    /// # impl<'de> Decode<'de> for Tiny {
+    /// #     fn decode_prefix(input: &'de [u8]) -> Result<(Self, usize), DecodeError> {
+    /// #         let mut d = Decoder::new(input, Self::SCHEMA);
+    /// #         d.container(0x91)?;
+    /// #         let v = d.fixint(Path::Entry("value"))?;
+    /// #         Ok((Tiny(v), d.position()))
+    /// #     }
+    /// # }
+    /// assert!(Tiny::decode(&[0x91, 0x05]).is_ok());
+    /// assert!(Tiny::decode(&[0x91]).is_err());
+    /// ```
+    #[inline]
+    fn decode(input: &'de [u8]) -> Result<Self, DecodeError> {
+        let (value, used) = Self::decode_prefix(input)?;
+        if used != input.len() {
+            return Err(DecodeError::new(
+                Self::SCHEMA,
+                used,
+                Path::End,
+                DecodeErrorKind::TrailingBytes { count: input.len() - used },
+            ));
+        }
+        Ok(value)
+    }
+}
+
+/// A [`Decode`] type that borrows nothing from its input.
+///
+/// ```
+/// fn load<T: metalayer_runtime::DecodeOwned>(bytes: Vec<u8>) -> Result<T, metalayer_runtime::DecodeError> {
+///     T::decode(&bytes)
+/// }
+/// ```
+pub trait DecodeOwned: for<'de> Decode<'de> {}
+
+impl<T: for<'de> Decode<'de>> DecodeOwned for T {}

@@ -1,0 +1,128 @@
+//! Encoders and decoders for the msgpack metalayers of Blosc2 files, generated from schema files.
+//!
+//! A Blosc2 frame stores an n-dimensional array's shape, chunk shape, block shape and dtype in a
+//! small msgpack metalayer (`b2nd`, formerly `caterva`) with a fixed byte layout. Each layout
+//! version is described once, in a TOML schema file; `#[metalayer(schema = "...")]` reads it at
+//! compile time, checks the schema and the struct against each other, and generates a strict
+//! decoder and an encoder that writes exactly the bytes c-blosc2 writes.
+//!
+//! ```
+//! use metalayer::prelude::*;
+//!
+//! #[metalayer(schema = "b2nd_v1")]
+//! #[derive(Debug, Clone, PartialEq)]
+//! pub struct ArrayMeta {
+//!     pub shape: Vec<i64>,
+//!     pub chunkshape: Vec<i32>,
+//!     pub blockshape: Vec<i32>,
+//!     pub dtype_format: u8,
+//!     pub dtype: String,
+//! }
+//!
+//! let meta = ArrayMeta {
+//!     shape: vec![400, 3],
+//!     chunkshape: vec![110, 3],
+//!     blockshape: vec![57, 3],
+//!     dtype_format: 0,
+//!     dtype: "|u1".into(),
+//! };
+//! let bytes = meta.encode()?;
+//! assert_eq!(bytes.len(), 12 + 19 * 2 + 3);
+//! assert_eq!(&bytes[..4], [0x97, 0x00, 0x02, 0x92]);
+//! assert_eq!(ArrayMeta::decode(&bytes)?, meta);
+//!
+//! // Decoding is strict, and errors say where and why.
+//! let mut bad = bytes.clone();
+//! bad[0x0d] = 0xd2;
+//! assert_eq!(
+//!     ArrayMeta::decode(&bad).unwrap_err().to_string(),
+//!     "b2nd_v1: at byte 0x0d in shape[1]: expected int64 marker 0xd3, found 0xd2"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # The attribute
+//!
+//! - `schema = "name"` looks for `schemas/name.toml` in the crate that uses it (under
+//!   `CARGO_MANIFEST_DIR`), then among the built-in schemas: `caterva_v0`, `b2nd_v0`, `b2nd_v1`.
+//! - `schema_path = "rel/path.toml"` names a schema file relative to `CARGO_MANIFEST_DIR`.
+//! - `crate = "path"` names this crate where it is renamed (default `::metalayer`).
+//!
+//! The struct has one named field per entry whose value the user provides, named like the entry.
+//! Constants (`version`) and lengths (`ndim`) are not fields: the encoder derives them and the
+//! decoder checks them. Field types:
+//!
+//! | entry | field types |
+//! |---|---|
+//! | integer | the Rust integer of its width: `i64` for int64, `u8` for a positive fixint |
+//! | array | `Vec<T>`, `[T; N]` (N within the count's bounds), `arrayvec::ArrayVec<T, N>` (feature `arrayvec`) |
+//! | string | `String`, `Box<str>`, `&'a str` (borrowed from the input), `arrayvec::ArrayString<N>` (feature `arrayvec`) |
+//!
+//! A borrowed or fixed-capacity struct decodes without allocating:
+//!
+//! ```
+//! use metalayer::prelude::*;
+//!
+//! #[metalayer(schema = "b2nd_v1")]
+//! struct Borrowed<'a> {
+//!     shape: [i64; 2],
+//!     chunkshape: [i32; 2],
+//!     blockshape: [i32; 2],
+//!     dtype_format: u8,
+//!     dtype: &'a str,
+//! }
+//!
+//! let bytes = metalayer::b2nd::B2ndV1 {
+//!     shape: vec![400, 3],
+//!     chunkshape: vec![110, 3],
+//!     blockshape: vec![57, 3],
+//!     dtype_format: 0,
+//!     dtype: "|u1".into(),
+//! }
+//! .encode()?;
+//! let meta = Borrowed::decode(&bytes)?;
+//! assert_eq!((meta.shape, meta.dtype), ([400, 3], "|u1"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! When the struct and the schema disagree, or the schema contradicts itself, the build fails
+//! with every error at once, under the offending field or naming the schema file's line and
+//! column. The schema language is documented in `schemas/README.md`.
+#![no_std]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+// Generated code names `::metalayer::__private`; this makes that path resolve here too.
+extern crate self as metalayer;
+
+pub use metalayer_macros::metalayer;
+pub use metalayer_runtime::{
+    ArrayField, Decode, DecodeError, DecodeErrorKind, DecodeOwned, EncodeError, EncodeErrorKind, Metalayer, Path,
+    StrField,
+};
+
+/// The attribute and the traits: `use metalayer::prelude::*;` is all generated types need.
+///
+/// ```
+/// use metalayer::prelude::*;
+///
+/// let meta = metalayer::caterva::CatervaV0 { shape: vec![4], chunkshape: vec![2], blockshape: vec![1] };
+/// assert_eq!(meta.encoded_len(), 25);
+/// ```
+pub mod prelude {
+    pub use metalayer_macros::metalayer;
+    pub use metalayer_runtime::{Decode, DecodeOwned, Metalayer};
+}
+
+/// What generated code refers to. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use metalayer_runtime::*;
+}
+
+#[cfg(feature = "alloc")]
+pub mod b2nd;
+#[cfg(feature = "alloc")]
+pub mod caterva;
