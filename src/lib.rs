@@ -93,14 +93,16 @@
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
 
 // Generated code names `::metalayer::__private`; this makes that path resolve here too.
 extern crate self as metalayer;
 
 pub use metalayer_macros::metalayer;
 pub use metalayer_runtime::{
-    ArrayField, Decode, DecodeError, DecodeErrorKind, DecodeOwned, EncodeError, EncodeErrorKind, Metalayer, Path,
-    StrField,
+    ArrayField, Candidate, Decode, DecodeError, DecodeErrorKind, DecodeOwned, DispatchError, EncodeError,
+    EncodeErrorKind, Entries, EntryVisitor, Int, Metalayer, Path, StrField,
 };
 
 /// The attribute and the traits: `use metalayer::prelude::*;` is all generated types need.
@@ -126,3 +128,9 @@ pub mod __private {
 pub mod b2nd;
 #[cfg(feature = "alloc")]
 pub mod caterva;
+#[cfg(feature = "alloc")]
+mod known;
+#[cfg(feature = "alloc")]
+pub use known::Known;
+#[cfg(feature = "std")]
+pub mod frame;

@@ -22,7 +22,8 @@ impl SchemaRef {
 }
 
 pub(crate) struct Args {
-    pub schema: SchemaRef,
+    /// `None` for `dispatch`.
+    pub schema: Option<SchemaRef>,
     /// The path to the `metalayer` crate in generated code.
     pub krate: Path,
 }
@@ -30,10 +31,13 @@ pub(crate) struct Args {
 pub(crate) fn parse(args: TokenStream) -> syn::Result<Args> {
     let mut schema: Option<SchemaRef> = None;
     let mut krate: Option<Path> = None;
+    let mut dispatch = false;
     let parser = syn::meta::parser(|meta| {
         let set = |slot: &mut Option<SchemaRef>, value: SchemaRef| {
             if slot.is_some() {
-                return Err(meta.error("give the schema once: either `schema = \"name\"` or `schema_path = \"file.toml\"`"));
+                return Err(
+                    meta.error("give the schema once: either `schema = \"name\"` or `schema_path = \"file.toml\"`")
+                );
             }
             *slot = Some(value);
             Ok(())
@@ -44,21 +48,38 @@ pub(crate) fn parse(args: TokenStream) -> syn::Result<Args> {
         } else if meta.path.is_ident("schema_path") {
             let lit: LitStr = meta.value()?.parse()?;
             set(&mut schema, SchemaRef::Path(lit))
+        } else if meta.path.is_ident("dispatch") {
+            dispatch = true;
+            Ok(())
         } else if meta.path.is_ident("crate") {
             let lit: LitStr = meta.value()?.parse()?;
             krate = Some(lit.parse()?);
             Ok(())
         } else {
-            Err(meta.error("unknown argument; expected `schema = \"name\"`, `schema_path = \"file.toml\"` or `crate = \"path\"`"))
+            Err(meta.error(
+                "unknown argument; expected `schema = \"name\"`, `schema_path = \"file.toml\"` or `crate = \"path\"`",
+            ))
         }
     });
     parser.parse2(args.clone())?;
+    let krate = krate.unwrap_or_else(|| syn::parse_quote!(::metalayer));
+    if dispatch {
+        if let Some(schema) = schema {
+            return Err(syn::Error::new(
+                schema.lit().span(),
+                "`dispatch` takes no schema: each variant names its own with `#[metalayer(schema = \"...\")]`",
+            ));
+        }
+        return Ok(Args { schema: None, krate });
+    }
     let Some(schema) = schema else {
         return Err(syn::Error::new(
             proc_macro2::Span::call_site(),
             "missing schema: write `#[metalayer(schema = \"b2nd_v1\")]` or `#[metalayer(schema_path = \"schemas/x.toml\")]`",
         ));
     };
-    let krate = krate.unwrap_or_else(|| syn::parse_quote!(::metalayer));
-    Ok(Args { schema, krate })
+    Ok(Args {
+        schema: Some(schema),
+        krate,
+    })
 }

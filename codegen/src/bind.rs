@@ -90,7 +90,7 @@ enum ArrayShape {
     Capacity(Option<usize>),
 }
 
-fn array_shape<'t>(ty: &'t Type) -> Option<(ArrayShape, &'t Type)> {
+fn array_shape(ty: &Type) -> Option<(ArrayShape, &Type)> {
     match unwrap_group(ty) {
         Type::Array(a) => Some((ArrayShape::Fixed(literal_usize(&a.len)), &a.elem)),
         other => {
@@ -144,18 +144,28 @@ pub(crate) fn bind<'a>(input: &'a DeriveInput, layout: &Layout) -> Result<Bound<
             )]);
         }
     };
-    let field_name = |f: &Field| f.ident.as_ref().map(|i| i.to_string().trim_start_matches("r#").to_string());
+    let field_name = |f: &Field| {
+        f.ident
+            .as_ref()
+            .map(|i| i.to_string().trim_start_matches("r#").to_string())
+    };
 
     let mut errors = Vec::new();
     let mut slots = Vec::with_capacity(layout.entries.len());
     // Fixed lengths seen per count entry: (count index, array name, N).
     let mut fixed_lengths: Vec<(usize, &str, usize)> = Vec::new();
     for entry in &layout.entries {
-        let field = fields.iter().copied().find(|f| field_name(f).as_deref() == Some(entry.name.as_str()));
+        let field = fields
+            .iter()
+            .copied()
+            .find(|f| field_name(f).as_deref() == Some(entry.name.as_str()));
         if !entry.is_field() {
             if let Some(f) = field {
                 let why = match &entry.kind {
-                    EntryKind::Int { role: IntRole::Const { value }, .. } => format!(
+                    EntryKind::Int {
+                        role: IntRole::Const { value },
+                        ..
+                    } => format!(
                         "`{}` is the constant {value} in {schema}: the generated code writes and checks it, so it is not a field; remove it",
                         entry.name
                     ),
@@ -189,8 +199,8 @@ pub(crate) fn bind<'a>(input: &'a DeriveInput, layout: &Layout) -> Result<Bound<
         match &entry.kind {
             EntryKind::Int { wire, .. } => {
                 if !is_named(ty, wire.rust_type()) {
-                    errors.push(syn::Error::new(
-                        ty.span(),
+                    errors.push(syn::Error::new_spanned(
+                        ty,
                         format!(
                             "`{}` cannot hold the {} entry `{}` of {schema}: use `{}`",
                             type_text(ty),
@@ -203,8 +213,8 @@ pub(crate) fn bind<'a>(input: &'a DeriveInput, layout: &Layout) -> Result<Bound<
             }
             EntryKind::Str { wire } => {
                 if !is_str_type(ty) {
-                    errors.push(syn::Error::new(
-                        ty.span(),
+                    errors.push(syn::Error::new_spanned(
+                        ty,
                         format!(
                             "`{}` cannot hold the {} entry `{}` of {schema}: use {}",
                             type_text(ty),
@@ -217,7 +227,10 @@ pub(crate) fn bind<'a>(input: &'a DeriveInput, layout: &Layout) -> Result<Bound<
             }
             EntryKind::Array { element, count, .. } => {
                 let (min, max) = match &layout.entries[*count].kind {
-                    EntryKind::Int { role: IntRole::Count { min, max, .. }, .. } => (*min, *max),
+                    EntryKind::Int {
+                        role: IntRole::Count { min, max, .. },
+                        ..
+                    } => (*min, *max),
                     _ => (0, usize::MAX),
                 };
                 let count_name = &layout.entries[*count].name;
@@ -225,8 +238,8 @@ pub(crate) fn bind<'a>(input: &'a DeriveInput, layout: &Layout) -> Result<Bound<
                     Some((shape, elem)) if is_named(elem, element.rust_type()) => match shape {
                         ArrayShape::Fixed(Some(n)) => {
                             if n < min || n > max {
-                                errors.push(syn::Error::new(
-                                    ty.span(),
+                                errors.push(syn::Error::new_spanned(
+                                    ty,
                                     format!(
                                         "`{}` has {n} elements, but `{}` is counted by `{count_name}`, which {schema} allows in {min}..={max}",
                                         type_text(ty),
@@ -236,8 +249,8 @@ pub(crate) fn bind<'a>(input: &'a DeriveInput, layout: &Layout) -> Result<Bound<
                             } else if let Some((_, other, m)) =
                                 fixed_lengths.iter().find(|(c, _, m)| c == count && *m != n)
                             {
-                                errors.push(syn::Error::new(
-                                    ty.span(),
+                                errors.push(syn::Error::new_spanned(
+                                    ty,
                                     format!(
                                         "`{}` gives `{}` {n} elements but `{other}` has {m}, and both are counted by `{count_name}`",
                                         type_text(ty),
@@ -249,8 +262,8 @@ pub(crate) fn bind<'a>(input: &'a DeriveInput, layout: &Layout) -> Result<Bound<
                             }
                         }
                         ArrayShape::Capacity(Some(n)) if n < min => {
-                            errors.push(syn::Error::new(
-                                ty.span(),
+                            errors.push(syn::Error::new_spanned(
+                                ty,
                                 format!(
                                     "`{}` holds at most {n} elements, but `{}` always has at least {min} (`{count_name}` is at least {min} in {schema})",
                                     type_text(ty),
@@ -260,8 +273,8 @@ pub(crate) fn bind<'a>(input: &'a DeriveInput, layout: &Layout) -> Result<Bound<
                         }
                         _ => {}
                     },
-                    _ => errors.push(syn::Error::new(
-                        ty.span(),
+                    _ => errors.push(syn::Error::new_spanned(
+                        ty,
                         format!(
                             "`{}` cannot hold the array of {} entry `{}` of {schema}: use `Vec<{r}>`, `[{r}; N]` or `arrayvec::ArrayVec<{r}, N>`",
                             type_text(ty),
@@ -279,7 +292,12 @@ pub(crate) fn bind<'a>(input: &'a DeriveInput, layout: &Layout) -> Result<Bound<
     for f in &fields {
         let name = field_name(f).unwrap_or_default();
         if layout.entry(&name).is_none() {
-            let names: Vec<&str> = layout.entries.iter().filter(|e| e.is_field()).map(|e| e.name.as_str()).collect();
+            let names: Vec<&str> = layout
+                .entries
+                .iter()
+                .filter(|e| e.is_field())
+                .map(|e| e.name.as_str())
+                .collect();
             errors.push(syn::Error::new(
                 f.ident.span(),
                 format!(
@@ -290,14 +308,23 @@ pub(crate) fn bind<'a>(input: &'a DeriveInput, layout: &Layout) -> Result<Bound<
         }
     }
 
-    if errors.is_empty() { Ok(Bound { slots }) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(Bound { slots })
+    } else {
+        Err(errors)
+    }
 }
 
 fn counted_arrays(layout: &Layout, entry: &metalayer_layout::Entry) -> String {
     match &entry.kind {
-        EntryKind::Int { role: IntRole::Count { arrays, .. }, .. } => {
-            arrays.iter().map(|&a| layout.entries[a].name.as_str()).collect::<Vec<_>>().join(", ")
-        }
+        EntryKind::Int {
+            role: IntRole::Count { arrays, .. },
+            ..
+        } => arrays
+            .iter()
+            .map(|&a| layout.entries[a].name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
         _ => String::new(),
     }
 }

@@ -115,6 +115,7 @@ pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, kr
     let mut len_parts = vec![quote!(1usize)];
     let mut checks = Vec::new();
     let mut writes = Vec::new();
+    let mut visits = Vec::new();
 
     for (entry, slot) in layout.entries.iter().zip(&bound.slots) {
         let name = entry.name.as_str();
@@ -139,6 +140,7 @@ pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, kr
                         bytes.extend(const_bytes(*wire, *value));
                         let bytes = bytes.into_iter().map(u8_lit);
                         writes.push(quote!(__e.bytes(&[#(#bytes),*]);));
+                        visits.push(quote!(__v.int(#name, #lit);));
                     }
                     IntRole::Count { min, max, arrays } => {
                         let var = count_var(name);
@@ -178,6 +180,20 @@ pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, kr
                         }
                         let ty = rust_int(*wire);
                         writes.push(write_int(*wire, &quote!(#var as #ty)));
+                        if let Some(first) =
+                            arrays
+                                .first()
+                                .and_then(|&a| match (&bound.slots[a], &layout.entries[a].kind) {
+                                    (Slot::Field(f), EntryKind::Array { element, .. }) => Some((f, *element)),
+                                    _ => None,
+                                })
+                        {
+                            let (f, element) = first;
+                            let (fname, fty, elem) = (&f.ident, &f.ty, rust_int(element));
+                            visits.push(quote! {
+                                __v.int(#name, <#fty as #rt::ArrayField<#elem>>::elements(&self.#fname).len() as i128);
+                            });
+                        }
                     }
                     IntRole::Value { min, max } => {
                         let Slot::Field(f) = slot else { continue };
@@ -200,6 +216,7 @@ pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, kr
                             });
                         }
                         writes.push(write_int(*wire, &quote!(self.#fname)));
+                        visits.push(quote!(__v.int(#name, self.#fname as i128);));
                     }
                 }
             }
@@ -216,13 +233,14 @@ pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, kr
                     let __at = __d.position();
                     let __text = __d.str::<#width>(#marker, #wname, #path)?;
                     let #var = <#fty as #rt::StrField<#de>>::from_text(__text).map_err(|capacity| {
-                        __d.error_at(__at, #path, #rt::DecodeErrorKind::Capacity { capacity, found: __text.len() })
+                        __d.error_at(__at, #path, #rt::DecodeErrorKind::StrCapacity { capacity, found: __text.len() })
                     })?;
                 });
                 field_inits.push(quote!(#fname: #var));
                 let text = quote!(<#fty as #rt::StrField<'_>>::text(&self.#fname));
                 len_parts.push(quote!(1usize + #width + #text.len()));
                 checks.push(quote!(#rt::check_str_len(Self::SCHEMA, #name, #wname, #text, #max)?;));
+                visits.push(quote!(__v.str(#name, #text);));
                 writes.push(quote! {
                     let __text = #text;
                     __e.byte(#marker);
@@ -258,6 +276,7 @@ pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, kr
                         }
                     });
                 }
+                visits.push(quote!(__v.ints(#name, &mut #elements.iter().map(|__x| *__x as i128));));
                 let write_elem = write_int(*element, &quote!(*__v));
                 writes.push(quote! {
                     __e.byte(0x90u8.wrapping_add(#count as u8));
@@ -271,7 +290,11 @@ pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, kr
         }
     }
 
-    let decode_impl_generics = if own_lifetime { quote!(#impl_generics) } else { quote!(<#de>) };
+    let decode_impl_generics = if own_lifetime {
+        quote!(#impl_generics)
+    } else {
+        quote!(<#de>)
+    };
     quote! {
         impl #impl_generics #rt::Metalayer for #ident #ty_generics #where_clause {
             const NAME: &'static str = #metalayer;
@@ -290,6 +313,12 @@ pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, kr
                 __e.byte(#container);
                 #(#writes)*
                 ::core::result::Result::Ok(__e.finish())
+            }
+        }
+
+        impl #impl_generics #rt::Entries for #ident #ty_generics #where_clause {
+            fn visit_entries(&self, __v: &mut dyn #rt::EntryVisitor) {
+                #(#visits)*
             }
         }
 
@@ -315,7 +344,11 @@ pub(crate) fn fallback(input: &DeriveInput, krate: &syn::Path) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let (de, own_lifetime) = decode_lifetime(input);
-    let decode_impl_generics = if own_lifetime { quote!(#impl_generics) } else { quote!(<#de>) };
+    let decode_impl_generics = if own_lifetime {
+        quote!(#impl_generics)
+    } else {
+        quote!(<#de>)
+    };
     quote! {
         impl #impl_generics #rt::Metalayer for #ident #ty_generics #where_clause {
             const NAME: &'static str = "";
@@ -324,6 +357,11 @@ pub(crate) fn fallback(input: &DeriveInput, krate: &syn::Path) -> TokenStream {
                 ::core::unreachable!("the #[metalayer] attribute reported a compile error")
             }
             fn encode_into(&self, _: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
+                ::core::unreachable!("the #[metalayer] attribute reported a compile error")
+            }
+        }
+        impl #impl_generics #rt::Entries for #ident #ty_generics #where_clause {
+            fn visit_entries(&self, _: &mut dyn #rt::EntryVisitor) {
                 ::core::unreachable!("the #[metalayer] attribute reported a compile error")
             }
         }

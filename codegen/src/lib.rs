@@ -27,6 +27,7 @@
 
 mod attr;
 mod bind;
+mod dispatch;
 mod expand;
 mod resolve;
 
@@ -45,7 +46,9 @@ use syn::DeriveInput;
 /// assert!(out.to_string().contains("compile_error"));
 /// ```
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
-    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").map(std::path::PathBuf::from).unwrap_or_default();
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_default();
     expand_in(args, item, &manifest_dir)
 }
 
@@ -64,17 +67,38 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
     };
     let args = match attr::parse(args) {
         Ok(args) => args,
-        Err(e) => return with_errors(&input, &[e], None),
+        Err(e) => {
+            let fallback = expand::fallback(&input, &syn::parse_quote!(::metalayer));
+            return with_errors(&input, &[e], Some(fallback));
+        }
     };
+    let Some(schema) = &args.schema else {
+        return dispatch::expand(input, &args.krate, manifest_dir);
+    };
+    if let syn::Data::Enum(_) = input.data {
+        return with_errors(
+            &input,
+            &[syn::Error::new(
+                schema.lit().span(),
+                "on an enum, write `#[metalayer(dispatch)]` and name a schema per variant",
+            )],
+            None,
+        );
+    }
     let fallback = || Some(expand::fallback(&input, &args.krate));
-    let source = match resolve::find(&args.schema, manifest_dir) {
+    let source = match resolve::find(schema, manifest_dir) {
         Ok(source) => source,
-        Err(message) => return with_errors(&input, &[syn::Error::new(args.schema.lit().span(), message)], fallback()),
+        Err(message) => {
+            return with_errors(&input, &[syn::Error::new(schema.lit().span(), message)], fallback());
+        }
     };
     let layout = match resolve::layout(&source) {
         Ok(layout) => layout,
         Err(messages) => {
-            let errors: Vec<_> = messages.into_iter().map(|m| syn::Error::new(args.schema.lit().span(), m)).collect();
+            let errors: Vec<_> = messages
+                .into_iter()
+                .map(|m| syn::Error::new(schema.lit().span(), m))
+                .collect();
             return with_errors(&input, &errors, fallback());
         }
     };
@@ -87,7 +111,11 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
     };
     let impls = expand::expand(&input, &layout, &bound, &args.krate);
     // Tracking the file makes cargo rebuild this crate when the schema changes.
-    let track = source.file.as_ref().and_then(|f| f.to_str()).map(|path| quote!(const _: &[u8] = include_bytes!(#path);));
+    let track = source.file.as_ref().and_then(|f| f.to_str()).map(|path| {
+        quote!(
+            const _: &[u8] = include_bytes!(#path);
+        )
+    });
     quote! {
         #input
         const _: () = {

@@ -44,7 +44,11 @@ pub(crate) fn find(schema: &SchemaRef, manifest_dir: &Path) -> Result<Source, St
             }
             let builtins: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
             let own = list_schemas(&manifest_dir.join("schemas"));
-            let own = if own.is_empty() { "none".to_string() } else { own.join(", ") };
+            let own = if own.is_empty() {
+                "none".to_string()
+            } else {
+                own.join(", ")
+            };
             Err(format!(
                 "schema `{name}` not found; looked for `{relative}` in this crate's directory (CARGO_MANIFEST_DIR), then among the built-in schemas\n  built-in schemas: {}\n  schemas in this crate's `schemas/`: {own}",
                 builtins.join(", ")
@@ -58,7 +62,11 @@ pub(crate) fn find(schema: &SchemaRef, manifest_dir: &Path) -> Result<Source, St
                     "schema file `{relative}` not found; `schema_path` is relative to this crate's directory (CARGO_MANIFEST_DIR)"
                 ));
             }
-            let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+            let name = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default()
+                .to_string();
             read(&path, name, relative)
         }
     }
@@ -66,7 +74,12 @@ pub(crate) fn find(schema: &SchemaRef, manifest_dir: &Path) -> Result<Source, St
 
 fn read(path: &Path, name: String, display: String) -> Result<Source, String> {
     match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Source { name, display, file: Some(path.to_path_buf()), text }),
+        Ok(text) => Ok(Source {
+            name,
+            display,
+            file: Some(path.to_path_buf()),
+            text,
+        }),
         Err(e) => Err(format!("cannot read schema file `{display}`: {e}")),
     }
 }

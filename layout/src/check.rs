@@ -43,10 +43,9 @@ fn hex(v: i128) -> String {
 
 fn is_identifier(name: &str) -> bool {
     const KEYWORDS: &[&str] = &[
-        "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false",
-        "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
-        "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
-        "while", "yield",
+        "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn",
+        "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self",
+        "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "yield",
     ];
     let mut chars = name.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_lowercase() || c == '_')
@@ -83,14 +82,22 @@ fn check_int_marker(
         )),
         Some(m) if m.value != i128::from(expected) => diags.push(Diagnostic::new(
             m.span.clone(),
-            format!("marker {} does not belong to {}: its marker is {expected:#04x}", hex(m.value), wire.name()),
+            format!(
+                "marker {} does not belong to {}: its marker is {expected:#04x}",
+                hex(m.value),
+                wire.name()
+            ),
         )),
         Some(_) => {}
     }
     match width {
         None => diags.push(Diagnostic::new(
             owner_span.clone(),
-            format!("{what} needs `width = {}` ({} payload bytes after the marker)", wire.width(), wire.name()),
+            format!(
+                "{what} needs `width = {}` ({} payload bytes after the marker)",
+                wire.width(),
+                wire.name()
+            ),
         )),
         Some(w) if w.value != wire.width() as i128 => diags.push(Diagnostic::new(
             w.span.clone(),
@@ -107,7 +114,10 @@ fn check_int_marker(
 
 fn check_element(element: &RawElement, diags: &mut Vec<Diagnostic>) -> Option<IntWire> {
     let Some(wire_name) = &element.wire else {
-        diags.push(Diagnostic::new(element.span.clone(), "an array's element needs `wire`, an integer wire type"));
+        diags.push(Diagnostic::new(
+            element.span.clone(),
+            "an array's element needs `wire`, an integer wire type",
+        ));
         return None;
     };
     let Some(wire) = IntWire::from_name(&wire_name.value) else {
@@ -123,7 +133,14 @@ fn check_element(element: &RawElement, diags: &mut Vec<Diagnostic>) -> Option<In
         diags.push(Diagnostic::new(wire_name.span.clone(), message));
         return None;
     };
-    check_int_marker(wire, element.marker.as_ref(), element.width.as_ref(), &element.span, "the element", diags);
+    check_int_marker(
+        wire,
+        element.marker.as_ref(),
+        element.width.as_ref(),
+        &element.span,
+        "the element",
+        diags,
+    );
     Some(wire)
 }
 
@@ -188,10 +205,16 @@ pub(crate) fn check(schema: &str, raw: RawSchema, diags: &mut Vec<Diagnostic>) -
         None => diags.push(Diagnostic::new(0..0, "the schema needs a [container] table")),
         Some(c) => {
             match &c.wire {
-                None => diags.push(Diagnostic::new(c.span.clone(), "[container] needs `wire = \"fixarray\"`")),
+                None => diags.push(Diagnostic::new(
+                    c.span.clone(),
+                    "[container] needs `wire = \"fixarray\"`",
+                )),
                 Some(w) if w.value != "fixarray" => diags.push(Diagnostic::new(
                     w.span.clone(),
-                    format!("unknown container wire type `{}`; the only one is \"fixarray\"", w.value),
+                    format!(
+                        "unknown container wire type `{}`; the only one is \"fixarray\"",
+                        w.value
+                    ),
                 )),
                 Some(_) => {}
             }
@@ -199,7 +222,10 @@ pub(crate) fn check(schema: &str, raw: RawSchema, diags: &mut Vec<Diagnostic>) -
             match &c.marker {
                 None => diags.push(Diagnostic::new(
                     c.span.clone(),
-                    format!("[container] needs `marker = {}` (0x90 + {count} entries)", hex(0x90 + count)),
+                    format!(
+                        "[container] needs `marker = {}` (0x90 + {count} entries)",
+                        hex(0x90 + count)
+                    ),
                 )),
                 Some(m) if !(0x90..=FIXARRAY_LAST).contains(&m.value) => diags.push(Diagnostic::new(
                     m.span.clone(),
@@ -222,14 +248,21 @@ pub(crate) fn check(schema: &str, raw: RawSchema, diags: &mut Vec<Diagnostic>) -
     }
 
     // Roles: constants, value ranges and counts.
-    let names: Vec<Option<&str>> = raw.entries.iter().map(|e| e.name.as_ref().map(|n| n.value.as_str())).collect();
+    let names: Vec<Option<&str>> = raw
+        .entries
+        .iter()
+        .map(|e| e.name.as_ref().map(|n| n.value.as_str()))
+        .collect();
     let index_of = |name: &str| names.iter().position(|n| *n == Some(name));
     let mut entries = Vec::with_capacity(raw.entries.len());
     for (i, entry) in raw.entries.iter().enumerate() {
         let Some(wire) = wires[i] else { continue };
         let kind = match wire {
             Wire::Str(wire) => EntryKind::Str { wire },
-            Wire::Int(wire) => EntryKind::Int { wire, role: check_role(entry, wire, i, &raw, &wires, diags) },
+            Wire::Int(wire) => EntryKind::Int {
+                wire,
+                role: check_role(entry, wire, i, &raw, &wires, diags),
+            },
             Wire::Array => {
                 let count = check_count_ref(entry, i, &index_of, &wires, diags);
                 let element = entry.element.as_ref().and_then(|e| check_element(e, diags));
@@ -263,12 +296,22 @@ pub(crate) fn check(schema: &str, raw: RawSchema, diags: &mut Vec<Diagnostic>) -
     if diags.len() > errors_before {
         return None;
     }
-    Some(Layout { schema: schema.to_string(), metalayer, description, source, container_marker, entries })
+    Some(Layout {
+        schema: schema.to_string(),
+        metalayer,
+        description,
+        source,
+        container_marker,
+        entries,
+    })
 }
 
 fn check_entry_wire(entry: &RawEntry, diags: &mut Vec<Diagnostic>) -> Option<Wire> {
     let Some(wire_name) = &entry.wire else {
-        diags.push(Diagnostic::new(entry.span.clone(), format!("an entry needs `wire`, one of: {}", wire_names())));
+        diags.push(Diagnostic::new(
+            entry.span.clone(),
+            format!("an entry needs `wire`, one of: {}", wire_names()),
+        ));
         return None;
     };
     let wire = if let Some(w) = IntWire::from_name(&wire_name.value) {
@@ -280,7 +323,11 @@ fn check_entry_wire(entry: &RawEntry, diags: &mut Vec<Diagnostic>) -> Option<Wir
     } else {
         diags.push(Diagnostic::new(
             wire_name.span.clone(),
-            format!("unknown wire type `{}`; expected one of: {}", wire_name.value, wire_names()),
+            format!(
+                "unknown wire type `{}`; expected one of: {}",
+                wire_name.value,
+                wire_names()
+            ),
         ));
         return None;
     };
@@ -372,7 +419,10 @@ fn check_role(
             diags.push(Diagnostic::new(other.span.clone(), "a constant takes no min or max"));
         }
         if let Some(l) = &entry.length_of {
-            diags.push(Diagnostic::new(l.span.clone(), "a constant cannot be the length of an array"));
+            diags.push(Diagnostic::new(
+                l.span.clone(),
+                "a constant cannot be the length of an array",
+            ));
         }
         fits(c, "constant", diags);
         return IntRole::Const { value: c.value };
@@ -380,18 +430,22 @@ fn check_role(
 
     let mut min = lo;
     let mut max = hi;
-    if let Some(m) = &entry.min {
-        if fits(m, "min", diags) {
-            min = m.value;
-        }
+    if let Some(m) = &entry.min
+        && fits(m, "min", diags)
+    {
+        min = m.value;
     }
-    if let Some(m) = &entry.max {
-        if fits(m, "max", diags) {
-            max = m.value;
-        }
+    if let Some(m) = &entry.max
+        && fits(m, "max", diags)
+    {
+        max = m.value;
     }
     if min > max {
-        let span = entry.max.as_ref().or(entry.min.as_ref()).map_or(entry.span.clone(), |m| m.span.clone());
+        let span = entry
+            .max
+            .as_ref()
+            .or(entry.min.as_ref())
+            .map_or(entry.span.clone(), |m| m.span.clone());
         diags.push(Diagnostic::new(span, format!("min {min} is greater than max {max}")));
     }
 
@@ -404,7 +458,10 @@ fn check_role(
         .map(|(i, _)| i)
         .collect();
     let Some(length_of) = &entry.length_of else {
-        if let Some(&first) = counted.iter().find(|&&a| a > index && matches!(wires[a], Some(Wire::Array))) {
+        if let Some(&first) = counted
+            .iter()
+            .find(|&&a| a > index && matches!(wires[a], Some(Wire::Array)))
+        {
             let array = raw.entries[first].name.as_ref().map_or("", |n| n.value.as_str());
             diags.push(Diagnostic::new(
                 entry.span.clone(),
@@ -415,15 +472,28 @@ fn check_role(
     };
 
     if length_of.value.is_empty() {
-        diags.push(Diagnostic::new(length_of.span.clone(), "`length_of` must name at least one array"));
+        diags.push(Diagnostic::new(
+            length_of.span.clone(),
+            "`length_of` must name at least one array",
+        ));
     }
+    let is_entry = |name: &str| {
+        raw.entries
+            .iter()
+            .any(|e| e.name.as_ref().is_some_and(|n| n.value == name))
+    };
     for listed in &length_of.value {
-        let target = raw.entries.iter().position(|e| e.name.as_ref().is_some_and(|n| n.value == listed.value));
+        let target = raw
+            .entries
+            .iter()
+            .position(|e| e.name.as_ref().is_some_and(|n| n.value == listed.value));
         match target {
             None => diags.push(Diagnostic::new(
                 listed.span.clone(),
                 format!("`length_of` names `{}`, which is not an entry", listed.value),
             )),
+            // An array whose `count` names no entry is reported at its count; not again here.
+            Some(t) if raw.entries[t].count.as_ref().is_some_and(|c| !is_entry(&c.value)) => {}
             Some(t) if !counted.contains(&t) => diags.push(Diagnostic::new(
                 listed.span.clone(),
                 format!("`length_of` names `{}`, but its `count` is not `{name}`", listed.value),
@@ -442,7 +512,10 @@ fn check_role(
     }
     if min < 0 {
         let span = entry.min.as_ref().map_or(entry.span.clone(), |m| m.span.clone());
-        diags.push(Diagnostic::new(span, format!("`{name}` is a length, so its min cannot be negative")));
+        diags.push(Diagnostic::new(
+            span,
+            format!("`{name}` is a length, so its min cannot be negative"),
+        ));
     }
     if entry.max.is_none() {
         diags.push(Diagnostic::new(
@@ -453,7 +526,11 @@ fn check_role(
     let arrays = length_of
         .value
         .iter()
-        .filter_map(|l| raw.entries.iter().position(|e| e.name.as_ref().is_some_and(|n| n.value == l.value)))
+        .filter_map(|l| {
+            raw.entries
+                .iter()
+                .position(|e| e.name.as_ref().is_some_and(|n| n.value == l.value))
+        })
         .collect();
     IntRole::Count {
         min: min.clamp(0, usize::MAX as i128) as usize,
@@ -478,7 +555,10 @@ fn check_count_ref(
         return None;
     };
     let Some(target) = index_of(&count.value) else {
-        diags.push(Diagnostic::new(count.span.clone(), format!("count `{}` is not an entry of this schema", count.value)));
+        diags.push(Diagnostic::new(
+            count.span.clone(),
+            format!("count `{}` is not an entry of this schema", count.value),
+        ));
         return None;
     };
     if target >= index {

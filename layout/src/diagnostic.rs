@@ -21,7 +21,10 @@ impl Diagnostic {
     /// assert_eq!(d.span, 3..5);
     /// ```
     pub fn new(span: Range<usize>, message: impl Into<String>) -> Self {
-        Diagnostic { message: message.into(), span }
+        Diagnostic {
+            message: message.into(),
+            span,
+        }
     }
 
     /// The 1-based line and column (in characters) of the span's start in `text`.

@@ -97,9 +97,18 @@ pub struct Builtin {
 /// assert_eq!(names, ["caterva_v0", "b2nd_v0", "b2nd_v1"]);
 /// ```
 pub const BUILTINS: &[Builtin] = &[
-    Builtin { name: "caterva_v0", text: include_str!("../../schemas/caterva_v0.toml") },
-    Builtin { name: "b2nd_v0", text: include_str!("../../schemas/b2nd_v0.toml") },
-    Builtin { name: "b2nd_v1", text: include_str!("../../schemas/b2nd_v1.toml") },
+    Builtin {
+        name: "caterva_v0",
+        text: include_str!("../../schemas/caterva_v0.toml"),
+    },
+    Builtin {
+        name: "b2nd_v0",
+        text: include_str!("../../schemas/b2nd_v0.toml"),
+    },
+    Builtin {
+        name: "b2nd_v1",
+        text: include_str!("../../schemas/b2nd_v1.toml"),
+    },
 ];
 
 /// The built-in schema of that name.

@@ -313,7 +313,10 @@ impl Entry {
     pub fn is_field(&self) -> bool {
         !matches!(
             self.kind,
-            EntryKind::Int { role: IntRole::Const { .. } | IntRole::Count { .. }, .. }
+            EntryKind::Int {
+                role: IntRole::Const { .. } | IntRole::Count { .. },
+                ..
+            }
         )
     }
 
@@ -359,5 +362,57 @@ impl Layout {
     /// ```
     pub fn entry(&self, name: &str) -> Option<&Entry> {
         self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// The bytes the layout accepts at each offset of its fixed prefix: from the container
+    /// marker up to and including the header of the first entry whose size depends on a value
+    /// (an array's header byte, a string's length prefix). Dispatch tells layouts apart with it.
+    ///
+    /// ```
+    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// // container 0x97, version 0, ndim 0..=16, shape header 0x90..=0xa0
+    /// assert_eq!(layout.fixed_prefix(), [(0x97, 0x97), (0, 0), (0, 16), (0x90, 0xa0)]);
+    /// ```
+    pub fn fixed_prefix(&self) -> Vec<(u8, u8)> {
+        let byte = |v: i128| v.clamp(0, 0xff) as u8;
+        let mut prefix = vec![(self.container_marker, self.container_marker)];
+        for entry in &self.entries {
+            match &entry.kind {
+                EntryKind::Int { wire, role } => match wire.marker() {
+                    None => prefix.push(match role {
+                        IntRole::Const { value } => (byte(*value), byte(*value)),
+                        IntRole::Value { min, max } => (byte(*min), byte(*max)),
+                        IntRole::Count { min, max, .. } => (byte(*min as i128), byte(*max as i128)),
+                    }),
+                    Some(marker) => {
+                        prefix.push((marker, marker));
+                        match role {
+                            IntRole::Const { value } => {
+                                let bytes = value.to_be_bytes();
+                                prefix.extend(bytes[16 - wire.width()..].iter().map(|&b| (b, b)));
+                            }
+                            _ => prefix.extend(core::iter::repeat_n((0, 0xff), wire.width())),
+                        }
+                    }
+                },
+                EntryKind::Str { wire } => {
+                    prefix.push((wire.marker(), wire.marker()));
+                    prefix.extend(core::iter::repeat_n((0, 0xff), wire.width()));
+                    break;
+                }
+                EntryKind::Array { count, .. } => {
+                    let (min, max) = match &self.entries[*count].kind {
+                        EntryKind::Int {
+                            role: IntRole::Count { min, max, .. },
+                            ..
+                        } => (*min, *max),
+                        _ => (0, 0x6f),
+                    };
+                    prefix.push((byte(0x90 + min as i128), byte(0x90 + max as i128)));
+                    break;
+                }
+            }
+        }
+        prefix
     }
 }

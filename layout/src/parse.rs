@@ -108,14 +108,20 @@ impl<'t, 'i> Table<'t, 'i> {
     fn keys(&self) -> Vec<Sp<String>> {
         self.pairs
             .iter()
-            .map(|(k, _)| Sp { value: k.get_ref().to_string(), span: k.span() })
+            .map(|(k, _)| Sp {
+                value: k.get_ref().to_string(),
+                span: k.span(),
+            })
             .collect()
     }
 
     fn string(&self, key: &str, diags: &mut Vec<Diagnostic>) -> Option<Sp<String>> {
         let value = self.get(key)?;
         match value.get_ref() {
-            DeValue::String(s) => Some(Sp { value: s.to_string(), span: value.span() }),
+            DeValue::String(s) => Some(Sp {
+                value: s.to_string(),
+                span: value.span(),
+            }),
             other => {
                 diags.push(type_error(key, "a string", other, value.span()));
                 None
@@ -127,7 +133,10 @@ impl<'t, 'i> Table<'t, 'i> {
         let value = self.get(key)?;
         match value.get_ref() {
             DeValue::Integer(i) => match i128::from_str_radix(i.as_str(), i.radix()) {
-                Ok(n) => Some(Sp { value: n, span: value.span() }),
+                Ok(n) => Some(Sp {
+                    value: n,
+                    span: value.span(),
+                }),
                 Err(_) => {
                     diags.push(Diagnostic::new(value.span(), format!("`{key}` is too large")));
                     None
@@ -147,11 +156,17 @@ impl<'t, 'i> Table<'t, 'i> {
                 let mut out = Vec::new();
                 for item in items.iter() {
                     match item.get_ref() {
-                        DeValue::String(s) => out.push(Sp { value: s.to_string(), span: item.span() }),
+                        DeValue::String(s) => out.push(Sp {
+                            value: s.to_string(),
+                            span: item.span(),
+                        }),
                         other => diags.push(type_error(key, "entry names (strings)", other, item.span())),
                     }
                 }
-                Some(Sp { value: out, span: value.span() })
+                Some(Sp {
+                    value: out,
+                    span: value.span(),
+                })
             }
             other => {
                 diags.push(type_error(key, "an array of entry names", other, value.span()));
@@ -185,7 +200,10 @@ fn kind_of(value: &DeValue<'_>) -> &'static str {
 }
 
 fn type_error(key: &str, expected: &str, found: &DeValue<'_>, span: Range<usize>) -> Diagnostic {
-    Diagnostic::new(span, format!("expected {expected} for `{key}`, found {}", kind_of(found)))
+    Diagnostic::new(
+        span,
+        format!("expected {expected} for `{key}`, found {}", kind_of(found)),
+    )
 }
 
 /// Parses schema text. Every problem found is pushed to `diags`; the result holds what could be read.
@@ -193,7 +211,10 @@ pub(crate) fn parse(text: &str, diags: &mut Vec<Diagnostic>) -> RawSchema {
     let (doc, errors) = DeTable::parse_recoverable(text);
     for e in &errors {
         let span = e.span().unwrap_or(0..0);
-        diags.push(Diagnostic::new(span, format!("TOML syntax: {}", e.message().trim_end())));
+        diags.push(Diagnostic::new(
+            span,
+            format!("TOML syntax: {}", e.message().trim_end()),
+        ));
     }
     if !errors.is_empty() {
         return RawSchema::default();
@@ -211,7 +232,11 @@ pub(crate) fn parse(text: &str, diags: &mut Vec<Diagnostic>) -> RawSchema {
 
     if let Some((container, span)) = top.table("container", diags) {
         let t = Table::new(container, "[container]", CONTAINER_KEYS, diags);
-        raw.container = Some(RawContainer { span, wire: t.string("wire", diags), marker: t.integer("marker", diags) });
+        raw.container = Some(RawContainer {
+            span,
+            wire: t.string("wire", diags),
+            marker: t.integer("marker", diags),
+        });
     }
 
     if let Some(entries) = top.get("entry") {
@@ -224,7 +249,12 @@ pub(crate) fn parse(text: &str, diags: &mut Vec<Diagnostic>) -> RawSchema {
                     }
                 }
             }
-            other => diags.push(type_error("entry", "an array of tables ([[entry]])", other, entries.span())),
+            other => diags.push(type_error(
+                "entry",
+                "an array of tables ([[entry]])",
+                other,
+                entries.span(),
+            )),
         }
     }
     raw

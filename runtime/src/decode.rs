@@ -1,7 +1,7 @@
 //! The cursor generated decoders read with: every read is bounds-checked and every mismatch
 //! becomes a [`DecodeError`] carrying the offset and the entry.
 
-use crate::error::{DecodeError, DecodeErrorKind, Path};
+use crate::error::{DecodeError, DecodeErrorKind, Int, Path};
 
 /// A strict reader over one metalayer's bytes.
 ///
@@ -11,13 +11,13 @@ use crate::error::{DecodeError, DecodeErrorKind, Path};
 /// ```
 /// use metalayer_runtime::{Decoder, Path};
 ///
-/// let bytes = [0x92, 0xd3, 0, 0, 0, 0, 0, 0, 1, 0x90];
+/// let bytes = [0x92, 0xd3, 0, 0, 0, 0, 0, 0, 0x01, 0x90, 0x90];
 /// let mut d = Decoder::new(&bytes, "example");
 /// d.container(0x92)?;
 /// let v = i64::from_be_bytes(d.int::<8>(0xd3, "int64", Path::Entry("a"))?);
 /// d.array_header(0, "a", Path::Entry("b"))?;
 /// assert_eq!(v, 400);
-/// assert_eq!(d.position(), 10);
+/// assert_eq!(d.position(), 11);
 /// # Ok::<(), metalayer_runtime::DecodeError>(())
 /// ```
 #[derive(Debug)]
@@ -203,12 +203,7 @@ impl<'de> Decoder<'de> {
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn int<const N: usize>(
-        &mut self,
-        marker: u8,
-        wire: &'static str,
-        path: Path,
-    ) -> Result<[u8; N], DecodeError> {
+    pub fn int<const N: usize>(&mut self, marker: u8, wire: &'static str, path: Path) -> Result<[u8; N], DecodeError> {
         self.marker(marker, wire, path)?;
         self.take::<N>(path)
     }
@@ -237,7 +232,12 @@ impl<'de> Decoder<'de> {
             return Err(self.error_at(
                 at,
                 path,
-                DecodeErrorKind::ArrayHeader { count_entry, count, expected, found },
+                DecodeErrorKind::ArrayHeader {
+                    count_entry,
+                    count,
+                    expected,
+                    found,
+                },
             ));
         }
         Ok(())
@@ -293,7 +293,14 @@ impl<'de> Decoder<'de> {
     #[inline]
     pub fn constant(&self, at: usize, found: i128, expected: i128, path: Path) -> Result<(), DecodeError> {
         if found != expected {
-            return Err(self.error_at(at, path, DecodeErrorKind::Constant { expected, found }));
+            return Err(self.error_at(
+                at,
+                path,
+                DecodeErrorKind::Constant {
+                    expected: Int::new(expected),
+                    found: Int::new(found),
+                },
+            ));
         }
         Ok(())
     }
@@ -310,7 +317,15 @@ impl<'de> Decoder<'de> {
     #[inline]
     pub fn range(&self, at: usize, found: i128, min: i128, max: i128, path: Path) -> Result<(), DecodeError> {
         if found < min || found > max {
-            return Err(self.error_at(at, path, DecodeErrorKind::OutOfRange { min, max, found }));
+            return Err(self.error_at(
+                at,
+                path,
+                DecodeErrorKind::OutOfRange {
+                    min: Int::new(min),
+                    max: Int::new(max),
+                    found: Int::new(found),
+                },
+            ));
         }
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! The writer generated encoders use, and the checks they run before writing anything.
 
-use crate::error::{EncodeError, EncodeErrorKind, Path};
+use crate::error::{EncodeError, EncodeErrorKind, Int, Path};
 
 /// A writer over exactly the bytes of one encoding.
 ///
@@ -112,7 +112,12 @@ pub fn check_same_len(
         return Err(EncodeError::new(
             schema,
             Path::Entry(entry),
-            EncodeErrorKind::LengthMismatch { count_entry, reference, expected, found },
+            EncodeErrorKind::LengthMismatch {
+                count_entry,
+                reference,
+                expected,
+                found,
+            },
         ));
     }
     Ok(())
@@ -137,7 +142,12 @@ pub fn check_count(
         return Err(EncodeError::new(
             schema,
             Path::Entry(entry),
-            EncodeErrorKind::CountOutOfRange { count_entry, min, max, found },
+            EncodeErrorKind::CountOutOfRange {
+                count_entry,
+                min,
+                max,
+                found,
+            },
         ));
     }
     Ok(())
@@ -154,7 +164,15 @@ pub fn check_count(
 #[inline]
 pub fn check_range(schema: &'static str, path: Path, found: i128, min: i128, max: i128) -> Result<(), EncodeError> {
     if found < min || found > max {
-        return Err(EncodeError::new(schema, path, EncodeErrorKind::OutOfRange { min, max, found }));
+        return Err(EncodeError::new(
+            schema,
+            path,
+            EncodeErrorKind::OutOfRange {
+                min: Int::new(min),
+                max: Int::new(max),
+                found: Int::new(found),
+            },
+        ));
     }
     Ok(())
 }
@@ -178,7 +196,11 @@ pub fn check_str_len(
         return Err(EncodeError::new(
             schema,
             Path::Entry(entry),
-            EncodeErrorKind::StringTooLong { wire, max, found: text.len() },
+            EncodeErrorKind::StringTooLong {
+                wire,
+                max,
+                found: text.len(),
+            },
         ));
     }
     Ok(())

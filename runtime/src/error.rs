@@ -51,6 +51,72 @@ impl fmt::Display for Path {
     }
 }
 
+/// An integer of any wire type (int64 or uint64), as errors report it: the schema's bounds and
+/// constants, and the values found. Kept to 16 bytes so that errors stay small.
+///
+/// ```
+/// use metalayer_runtime::Int;
+///
+/// assert_eq!(Int::new(-5).get(), -5);
+/// assert_eq!(Int::new(u64::MAX.into()).to_string(), "18446744073709551615");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Int {
+    negative: bool,
+    magnitude: u64,
+}
+
+impl Int {
+    /// The value `v`, saturated to the range of int64 and uint64 together.
+    ///
+    /// ```
+    /// assert_eq!(metalayer_runtime::Int::new(i128::MAX).get(), u64::MAX as i128);
+    /// ```
+    pub const fn new(v: i128) -> Self {
+        let magnitude = v.unsigned_abs();
+        let magnitude = if magnitude > u64::MAX as u128 {
+            u64::MAX
+        } else {
+            magnitude as u64
+        };
+        Int {
+            negative: v < 0,
+            magnitude,
+        }
+    }
+
+    /// The value.
+    ///
+    /// ```
+    /// assert_eq!(metalayer_runtime::Int::new(16).get(), 16);
+    /// ```
+    pub const fn get(self) -> i128 {
+        if self.negative {
+            -(self.magnitude as i128)
+        } else {
+            self.magnitude as i128
+        }
+    }
+}
+
+impl From<i128> for Int {
+    fn from(v: i128) -> Self {
+        Int::new(v)
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.get(), f)
+    }
+}
+
+impl fmt::Debug for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.get(), f)
+    }
+}
+
 /// What went wrong while decoding, with what was expected and what was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -95,19 +161,19 @@ pub enum DecodeErrorKind {
     #[error("expected constant {expected}, found {found}")]
     Constant {
         /// The value the schema states.
-        expected: i128,
+        expected: Int,
         /// The value in the input.
-        found: i128,
+        found: Int,
     },
     /// An integer lies outside the schema's `min..=max`.
     #[error("expected a value in {min}..={max}, found {found}")]
     OutOfRange {
         /// The smallest allowed value.
-        min: i128,
+        min: Int,
         /// The largest allowed value.
-        max: i128,
+        max: Int,
         /// The value in the input.
-        found: i128,
+        found: Int,
     },
     /// A string is not valid UTF-8; the error's offset is that of the first invalid byte.
     #[error("expected UTF-8 text, found an invalid sequence after {valid_up_to} valid bytes")]
@@ -121,6 +187,14 @@ pub enum DecodeErrorKind {
         /// The capacity of the field's type.
         capacity: usize,
         /// The length in the input.
+        found: usize,
+    },
+    /// A string is longer than the field's fixed capacity.
+    #[error("expected at most {capacity} bytes (the field's capacity), found {found}")]
+    StrCapacity {
+        /// The capacity of the field's type, in bytes.
+        capacity: usize,
+        /// The string's length in the input, in bytes.
         found: usize,
     },
     /// An array has another length than the field's fixed-size array type.
@@ -185,7 +259,12 @@ impl DecodeError {
     /// assert_eq!(err.offset(), 53);
     /// ```
     pub const fn new(schema: &'static str, offset: usize, path: Path, kind: DecodeErrorKind) -> Self {
-        DecodeError { schema, offset, path, kind }
+        DecodeError {
+            schema,
+            offset,
+            path,
+            kind,
+        }
     }
 
     /// The schema whose decoder failed (`b2nd_v1`).
@@ -238,9 +317,7 @@ impl DecodeError {
 #[non_exhaustive]
 pub enum EncodeErrorKind {
     /// Arrays counted by the same entry have different lengths.
-    #[error(
-        "expected {expected} elements (the length of {reference}, both counted by {count_entry}), found {found}"
-    )]
+    #[error("expected {expected} elements (the length of {reference}, both counted by {count_entry}), found {found}")]
     LengthMismatch {
         /// The entry both arrays are counted by.
         count_entry: &'static str,
@@ -267,11 +344,11 @@ pub enum EncodeErrorKind {
     #[error("expected a value in {min}..={max}, found {found}")]
     OutOfRange {
         /// The smallest allowed value.
-        min: i128,
+        min: Int,
         /// The largest allowed value.
-        max: i128,
+        max: Int,
         /// The field's value.
-        found: i128,
+        found: Int,
     },
     /// A string is longer than its wire type's length prefix can state.
     #[error("expected at most {max} bytes for {wire}, found {found}")]

@@ -98,7 +98,10 @@ impl<T: Copy + Default, const N: usize> ArrayField<T> for [T; N] {
             return Err(d.error_at(
                 at,
                 Path::Entry(entry),
-                DecodeErrorKind::FixedLength { expected: N, found: count },
+                DecodeErrorKind::FixedLength {
+                    expected: N,
+                    found: count,
+                },
             ));
         }
         let mut out = [T::default(); N];
@@ -132,7 +135,10 @@ impl<T: Copy, const N: usize> ArrayField<T> for arrayvec::ArrayVec<T, N> {
             return Err(d.error_at(
                 at,
                 Path::Entry(entry),
-                DecodeErrorKind::Capacity { capacity: N, found: count },
+                DecodeErrorKind::Capacity {
+                    capacity: N,
+                    found: count,
+                },
             ));
         }
         let mut out = arrayvec::ArrayVec::new();

@@ -25,14 +25,18 @@
 extern crate alloc;
 
 mod decode;
+mod dispatch;
 mod encode;
 mod error;
 mod field;
+mod visit;
 
 pub use decode::Decoder;
+pub use dispatch::{Candidate, DispatchError, select, str_eq};
 pub use encode::{Encoder, check_count, check_range, check_same_len, check_str_len};
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Path};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, Path};
 pub use field::{ArrayField, StrField};
+pub use visit::{Entries, EntryVisitor};
 
 #[cfg(feature = "arrayvec")]
 pub use arrayvec;
@@ -139,6 +143,7 @@ pub trait Metalayer {
 /// ```
 /// use metalayer_runtime::{Decode, DecodeError, Decoder, EncodeError, Encoder, Metalayer, Path};
 ///
+/// #[derive(Debug)]
 /// struct Tiny(u8);
 /// # impl Metalayer for Tiny {
 /// #     const NAME: &'static str = "tiny";
@@ -218,7 +223,9 @@ pub trait Decode<'de>: Metalayer + Sized {
                 Self::SCHEMA,
                 used,
                 Path::End,
-                DecodeErrorKind::TrailingBytes { count: input.len() - used },
+                DecodeErrorKind::TrailingBytes {
+                    count: input.len() - used,
+                },
             ));
         }
         Ok(value)

@@ -1,0 +1,251 @@
+//! `#[metalayer(dispatch)]` on an enum: one variant per layout, chosen from the metalayer's name
+//! and its bytes. The layouts stored under one name must be told apart by their fixed prefixes,
+//! which is checked here, at compile time.
+
+use std::path::Path;
+
+use metalayer_layout::Layout;
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Fields, LitStr, Type};
+
+use crate::attr::SchemaRef;
+use crate::resolve;
+
+struct Variant<'a> {
+    ident: &'a syn::Ident,
+    ty: &'a Type,
+    layout: Layout,
+    metalayer: String,
+    /// The variant's attribute, to report problems under.
+    attr: TokenStream,
+}
+
+/// Parses a variant's `#[metalayer(schema = "...", name = "...")]`.
+fn variant_args(attr: &syn::Attribute) -> syn::Result<(SchemaRef, Option<LitStr>)> {
+    let mut schema = None;
+    let mut name = None;
+    attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident("schema") {
+            schema = Some(SchemaRef::Name(meta.value()?.parse()?));
+        } else if meta.path.is_ident("schema_path") {
+            schema = Some(SchemaRef::Path(meta.value()?.parse()?));
+        } else if meta.path.is_ident("name") {
+            name = Some(meta.value()?.parse()?);
+        } else {
+            return Err(meta.error("unknown argument; expected `schema`, `schema_path` or `name`"));
+        }
+        Ok(())
+    })?;
+    match schema {
+        Some(schema) => Ok((schema, name)),
+        None => Err(syn::Error::new_spanned(
+            attr,
+            "a dispatch variant needs `#[metalayer(schema = \"...\")]`",
+        )),
+    }
+}
+
+/// The first offset where two prefixes accept disjoint bytes.
+fn distinguishing_offset(a: &[(u8, u8)], b: &[(u8, u8)]) -> Option<usize> {
+    a.iter()
+        .zip(b)
+        .position(|(&(alo, ahi), &(blo, bhi))| ahi < blo || bhi < alo)
+}
+
+pub(crate) fn expand(mut input: DeriveInput, krate: &syn::Path, manifest_dir: &Path) -> TokenStream {
+    let rt = quote!(#krate::__private);
+    let mut errors: Vec<syn::Error> = Vec::new();
+    let mut variants = Vec::new();
+    // Take the variants' own attributes off: they are arguments to this macro, not attributes.
+    let mut parsed = Vec::new();
+    if let syn::Data::Enum(data) = &mut input.data {
+        for v in data.variants.iter_mut() {
+            let (ours, rest): (Vec<_>, Vec<_>) = v.attrs.drain(..).partition(|a| a.path().is_ident("metalayer"));
+            v.attrs = rest;
+            parsed.push(ours);
+        }
+    }
+    let syn::Data::Enum(data) = &input.data else {
+        return syn::Error::new(input.ident.span(), "`#[metalayer(dispatch)]` applies to enums").to_compile_error();
+    };
+    for (v, attrs) in data.variants.iter().zip(parsed) {
+        let ty = match &v.fields {
+            Fields::Unnamed(f) if f.unnamed.len() == 1 => &f.unnamed[0].ty,
+            _ => {
+                errors.push(syn::Error::new(
+                    v.ident.span(),
+                    "a dispatch variant holds one metalayer type: `Name(Type)`",
+                ));
+                continue;
+            }
+        };
+        let [attr] = attrs.as_slice() else {
+            errors.push(syn::Error::new(
+                v.ident.span(),
+                "a dispatch variant needs one `#[metalayer(schema = \"...\")]` naming its layout",
+            ));
+            continue;
+        };
+        let (schema, name) = match variant_args(attr) {
+            Ok(args) => args,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        let source = match resolve::find(&schema, manifest_dir) {
+            Ok(source) => source,
+            Err(message) => {
+                errors.push(syn::Error::new(schema.lit().span(), message));
+                continue;
+            }
+        };
+        let layout = match resolve::layout(&source) {
+            Ok(layout) => layout,
+            Err(messages) => {
+                errors.extend(messages.into_iter().map(|m| syn::Error::new(schema.lit().span(), m)));
+                continue;
+            }
+        };
+        let metalayer = name.as_ref().map_or_else(|| layout.metalayer.clone(), LitStr::value);
+        variants.push(Variant {
+            ident: &v.ident,
+            ty,
+            layout,
+            metalayer,
+            attr: attr.to_token_stream(),
+        });
+    }
+
+    // Layouts stored under one name must differ somewhere in their fixed prefixes.
+    for (i, b) in variants.iter().enumerate() {
+        for a in &variants[..i] {
+            if a.metalayer != b.metalayer {
+                continue;
+            }
+            let (pa, pb) = (a.layout.fixed_prefix(), b.layout.fixed_prefix());
+            if distinguishing_offset(&pa, &pb).is_none() {
+                errors.push(syn::Error::new_spanned(
+                    &b.attr,
+                    format!(
+                        "variants `{}` ({}) and `{}` ({}) cannot be told apart from their bytes: both are stored as `{}` and their fixed prefixes accept the same first {} bytes",
+                        a.ident,
+                        a.layout.schema,
+                        b.ident,
+                        b.layout.schema,
+                        b.metalayer,
+                        pa.len().min(pb.len())
+                    ),
+                ));
+            }
+        }
+    }
+
+    if !errors.is_empty() {
+        let errors = errors.iter().map(syn::Error::to_compile_error);
+        return quote!(#input #(#errors)*);
+    }
+
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let input_lifetime = input.generics.lifetimes().next().map(|l| l.lifetime.clone());
+    let input_ty = match &input_lifetime {
+        Some(l) => quote!(&#l [u8]),
+        None => quote!(&[u8]),
+    };
+    let decode_lt = match &input_lifetime {
+        Some(l) => quote!(#l),
+        None => quote!('_),
+    };
+    let candidates = variants.iter().map(|v| {
+        let schema = &v.layout.schema;
+        let metalayer = &v.metalayer;
+        let prefix = v.layout.fixed_prefix().into_iter().map(|(lo, hi)| quote!((#lo, #hi)));
+        quote!(#rt::Candidate { schema: #schema, metalayer: #metalayer, prefix: &[#(#prefix),*] })
+    });
+    let asserts = variants.iter().map(|v| {
+        let (ty, schema) = (v.ty, &v.layout.schema);
+        let message = format!(
+            "variant `{}` holds a type that is not generated from schema `{schema}`",
+            v.ident
+        );
+        quote_spanned! {ty.span()=>
+            const _: () = ::core::assert!(#rt::str_eq(<#ty as #rt::Metalayer>::SCHEMA, #schema), #message);
+        }
+    });
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let (vi, ty) = (v.ident, v.ty);
+        if i + 1 == variants.len() {
+            quote!(_ => Self::#vi(<#ty as #rt::Decode<#decode_lt>>::decode(input)?))
+        } else {
+            quote!(#i => Self::#vi(<#ty as #rt::Decode<#decode_lt>>::decode(input)?))
+        }
+    });
+    let schema_arms = variants.iter().map(|v| {
+        let (vi, schema) = (v.ident, &v.layout.schema);
+        quote!(Self::#vi(_) => #schema)
+    });
+    let name_arms = variants.iter().map(|v| {
+        let (vi, name) = (v.ident, &v.metalayer);
+        quote!(Self::#vi(_) => #name)
+    });
+    let visit_arms = variants.iter().map(|v| {
+        let vi = v.ident;
+        quote!(Self::#vi(inner) => #rt::Entries::visit_entries(inner, visitor))
+    });
+    let len_arms = variants.iter().map(|v| {
+        let vi = v.ident;
+        quote!(Self::#vi(inner) => #rt::Metalayer::encoded_len(inner))
+    });
+    let encode_arms = variants.iter().map(|v| {
+        let vi = v.ident;
+        quote!(Self::#vi(inner) => #rt::Metalayer::encode_into(inner, buf))
+    });
+
+    quote! {
+        #input
+        const _: () = {
+            #(#asserts)*
+            impl #impl_generics #ident #ty_generics #where_clause {
+                /// The layouts this enum decodes: schema, metalayer name and fixed prefix.
+                pub const CANDIDATES: &'static [#rt::Candidate] = &[#(#candidates),*];
+
+                /// Decodes a metalayer stored under `name`, choosing the layout from its fixed prefix
+                /// (never by trying each decoder), then decoding strictly with it.
+                pub fn decode(name: &str, input: #input_ty) -> ::core::result::Result<Self, #rt::DispatchError> {
+                    ::core::result::Result::Ok(match #rt::select(Self::CANDIDATES, name, input)? {
+                        #(#arms,)*
+                    })
+                }
+
+                /// The schema of the layout held.
+                pub fn schema(&self) -> &'static str {
+                    match self { #(#schema_arms,)* }
+                }
+
+                /// The metalayer name the layout is stored under.
+                pub fn metalayer(&self) -> &'static str {
+                    match self { #(#name_arms,)* }
+                }
+
+                /// The length of the held value's encoding.
+                pub fn encoded_len(&self) -> usize {
+                    match self { #(#len_arms,)* }
+                }
+
+                /// Encodes the held value into the front of `buf`.
+                pub fn encode_into(&self, buf: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
+                    match self { #(#encode_arms,)* }
+                }
+            }
+
+            impl #impl_generics #rt::Entries for #ident #ty_generics #where_clause {
+                fn visit_entries(&self, visitor: &mut dyn #rt::EntryVisitor) {
+                    match self { #(#visit_arms,)* }
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,50 @@
+//! Every built-in layout in one enum, chosen from a metalayer's name and bytes.
+
+use crate::b2nd::{B2ndV0, B2ndV1};
+use crate::caterva::CatervaV0;
+use crate::metalayer;
+
+/// A `b2nd` or `caterva` metalayer in whichever layout wrote it.
+///
+/// [`Known::decode`] takes the metalayer's name and bytes and picks the layout from the bytes'
+/// fixed prefix (the container marker tells these apart), then decodes strictly with it:
+/// - `b2nd`: [`B2ndV1`] (`0x97`, every release), [`B2ndV0`] (`0x96`, February 2023), or the
+///   caterva layout that early c-blosc2 stored under the name `b2nd` (`0x95`);
+/// - `caterva`: [`CatervaV0`].
+///
+/// c-blosc2's broken bytes of February 8th, 2023 (marker `0x96` with 7 entries) are an error.
+///
+/// ```
+/// use metalayer::{DispatchError, Known};
+///
+/// let v1 = metalayer::b2nd::B2ndV1 { shape: vec![4], chunkshape: vec![2], blockshape: vec![1], dtype_format: 0, dtype: "<i4".into() };
+/// let bytes = metalayer::Metalayer::encode(&v1).unwrap();
+/// match Known::decode("b2nd", &bytes)? {
+///     Known::B2ndV1(meta) => assert_eq!(meta, v1),
+///     other => panic!("decoded as {}", other.schema()),
+/// }
+///
+/// let err = Known::decode("b2nd", &[0x94]).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "no b2nd layout fits: at byte 0x00 b2nd_v1 expects 0x97, b2nd_v0 expects 0x96, caterva_v0 expects 0x95; found 0x94"
+/// );
+/// assert!(matches!(Known::decode("units", &[0xa0]), Err(DispatchError::UnknownName { .. })));
+/// # Ok::<(), DispatchError>(())
+/// ```
+#[metalayer(dispatch)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Known {
+    /// `b2nd`, 7 entries.
+    #[metalayer(schema = "b2nd_v1")]
+    B2ndV1(B2ndV1),
+    /// `b2nd`, 6 entries.
+    #[metalayer(schema = "b2nd_v0")]
+    B2ndV0(B2ndV0),
+    /// The caterva layout under the name `b2nd` (c-blosc2, January 2023).
+    #[metalayer(schema = "caterva_v0", name = "b2nd")]
+    B2ndCaterva(CatervaV0),
+    /// `caterva`.
+    #[metalayer(schema = "caterva_v0")]
+    Caterva(CatervaV0),
+}

@@ -1,0 +1,10 @@
+// Schema self-consistency: an array count that names a later entry.
+use metalayer::prelude::*;
+
+#[metalayer(schema_path = "tests/ui/schemas/count_later.toml")]
+pub struct Meta {
+    pub shape: Vec<i64>,
+    pub label: String,
+}
+
+fn main() {}

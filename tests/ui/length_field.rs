@@ -1,0 +1,14 @@
+// Struct vs schema: a field for a length entry (`ndim`).
+use metalayer::prelude::*;
+
+#[metalayer(schema = "b2nd_v1")]
+pub struct Meta {
+    pub ndim: u8,
+    pub shape: Vec<i64>,
+    pub chunkshape: Vec<i32>,
+    pub blockshape: Vec<i32>,
+    pub dtype_format: u8,
+    pub dtype: String,
+}
+
+fn main() {}
