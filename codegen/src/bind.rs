@@ -186,10 +186,11 @@ pub(crate) fn bind<'a>(input: &'a DeriveInput, layout: &Layout) -> Result<Bound<
             errors.push(syn::Error::new(
                 input.ident.span(),
                 format!(
-                    "missing field `{}` for the {} entry `{}` of {schema}",
-                    entry.name,
+                    "missing field for the {} entry `{}` of {schema}: add `{}: {}`",
                     entry.wire_name(),
-                    entry.name
+                    entry.name,
+                    entry.name,
+                    suggested_type(&entry.kind)
                 ),
             ));
             slots.push(Slot::Derived);
@@ -326,6 +327,15 @@ fn counted_arrays(layout: &Layout, entry: &metalayer_layout::Entry) -> String {
             .collect::<Vec<_>>()
             .join(", "),
         _ => String::new(),
+    }
+}
+
+/// The plainest field type for an entry, for messages.
+fn suggested_type(kind: &EntryKind) -> String {
+    match kind {
+        EntryKind::Int { wire, .. } => wire.rust_type().to_string(),
+        EntryKind::Str { .. } => "String".to_string(),
+        EntryKind::Array { element, .. } => format!("Vec<{}>", element.rust_type()),
     }
 }
 

@@ -28,6 +28,7 @@
 mod attr;
 mod bind;
 mod dispatch;
+mod docs;
 mod expand;
 mod resolve;
 
@@ -61,7 +62,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
 /// assert!(out.to_string().contains("cannot hold the array of int64 entry"));
 /// ```
 pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path::Path) -> TokenStream {
-    let input: DeriveInput = match syn::parse2(item) {
+    let mut input: DeriveInput = match syn::parse2(item) {
         Ok(input) => input,
         Err(e) => return e.to_compile_error(),
     };
@@ -110,6 +111,9 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
         Err(errors) => return with_errors(&input, &errors, fallback()),
     };
     let impls = expand::expand(&input, &layout, &bound, &args.krate);
+    let formulas = docs::formula_fns(&input, &layout);
+    drop(bound);
+    docs::add_layout_docs(&mut input, &layout);
     // Tracking the file makes cargo rebuild this crate when the schema changes.
     let track = source.file.as_ref().and_then(|f| f.to_str()).map(|path| {
         quote!(
@@ -121,6 +125,7 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
         const _: () = {
             #track
             #impls
+            #formulas
         };
     }
 }

@@ -229,7 +229,11 @@ pub(crate) fn check(schema: &str, raw: RawSchema, diags: &mut Vec<Diagnostic>) -
                 )),
                 Some(m) if !(0x90..=FIXARRAY_LAST).contains(&m.value) => diags.push(Diagnostic::new(
                     m.span.clone(),
-                    format!("marker {} does not belong to fixarray (0x90..=0x9f)", hex(m.value)),
+                    format!(
+                        "container marker {} does not belong to fixarray (0x90..=0x9f): for {count} entries it is {}",
+                        hex(m.value),
+                        hex(0x90 + count)
+                    ),
                 )),
                 Some(m) if m.value != 0x90 + count => diags.push(Diagnostic::new(
                     m.span.clone(),

@@ -54,9 +54,14 @@ mod check;
 mod diagnostic;
 mod model;
 mod parse;
+mod render;
 
 pub use diagnostic::Diagnostic;
 pub use model::{Entry, EntryKind, IntRole, IntWire, Layout, StrWire};
+pub use render::{
+    ElementOffsets, Formula, diagram, element_offsets, formulas, length_formula, offset_formula, size_formula,
+    value_offset_formula,
+};
 
 /// Parses and checks schema text; `schema` is the schema's name (its file stem). On failure,
 /// returns every problem found, in file order where possible.
