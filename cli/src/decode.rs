@@ -1,0 +1,167 @@
+//! `metalayer decode`: raw metalayer bytes in, every entry out.
+
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::Path;
+
+use metalayer::{Candidate, Known};
+use serde_json::{Map, Value};
+
+use crate::output::{Out, Stop};
+use crate::render;
+use crate::schema::Schema;
+
+/// The most bytes read from the input: a metalayer lives in a frame header, at most 64 MiB.
+const MAX_INPUT: u64 = metalayer::frame::MAX_HEADER_LEN as u64;
+
+/// Reads all of `input` (`-` is stdin), at most [`MAX_INPUT`] bytes.
+pub fn read_input(input: &Path) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let result = if input == Path::new("-") {
+        std::io::stdin().lock().take(MAX_INPUT + 1).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(input).and_then(|f| f.take(MAX_INPUT + 1).read_to_end(&mut bytes))
+    };
+    let shown = shown(input);
+    result.map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(format!("{shown}: more than {MAX_INPUT} bytes; a metalayer is smaller"));
+    }
+    Ok(bytes)
+}
+
+/// How an input is named in messages.
+pub fn shown(input: &Path) -> String {
+    if input == Path::new("-") {
+        "<stdin>".to_owned()
+    } else {
+        input.display().to_string()
+    }
+}
+
+/// Decodes with `schema`, or with the built-in layout whose fixed prefix fits the bytes.
+pub fn decode(bytes: &[u8], schema: Option<Schema>) -> Result<(&'static str, Map<String, Value>), String> {
+    if let Some(schema) = schema {
+        let fields = schema.decode(bytes).map_err(|e| e.to_string())?;
+        return Ok((schema.name(), fields));
+    }
+    // Dispatch on the layout alone: the first candidate whose prefix fits, under whatever name
+    // it is stored; `Known::decode` under that name picks that same candidate.
+    let Some(candidate) = Known::CANDIDATES.iter().find(|c| c.accepts(bytes)) else {
+        return Err(no_layout_fits(Known::CANDIDATES, bytes));
+    };
+    let known = Known::decode(candidate.metalayer, bytes).map_err(|e| e.to_string())?;
+    Ok((known.schema(), render::fields_json(&known)))
+}
+
+/// Says, for each distinct schema, the first byte of its fixed prefix that the input breaks.
+fn no_layout_fits(candidates: &[Candidate], bytes: &[u8]) -> String {
+    let mut text = String::from("no built-in layout fits:");
+    let mut seen: Vec<&str> = Vec::new();
+    for c in candidates {
+        if seen.contains(&c.schema) {
+            continue;
+        }
+        seen.push(c.schema);
+        let broken = c
+            .prefix
+            .iter()
+            .zip(bytes)
+            .enumerate()
+            .find(|&(_, (&(lo, hi), &b))| b < lo || b > hi);
+        if let Some((offset, (&(lo, hi), &found))) = broken {
+            let sep = if seen.len() > 1 { ";" } else { "" };
+            // Writing to a String cannot fail.
+            let _ = if lo == hi {
+                write!(text, "{sep} {} expects {lo:#04x} at byte {offset:#04x}", c.schema)
+            } else {
+                write!(
+                    text,
+                    "{sep} {} expects {lo:#04x}..={hi:#04x} at byte {offset:#04x}",
+                    c.schema
+                )
+            };
+            let _ = write!(text, ", found {found:#04x}");
+        }
+    }
+    text
+}
+
+/// Runs `decode` on one input.
+pub fn run(out: &mut Out, input: &Path, schema: Option<Schema>, hex: bool, json: bool) -> Result<(), Stop> {
+    let shown = shown(input);
+    let bytes = match read_input(input) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            out.error(e);
+            return Ok(());
+        }
+    };
+    let bytes = if hex {
+        match std::str::from_utf8(&bytes)
+            .map_err(|e| e.to_string())
+            .and_then(render::parse_hex)
+        {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                out.error(format_args!("{shown}: not hex: {e}"));
+                return Ok(());
+            }
+        }
+    } else {
+        bytes
+    };
+    let (schema, fields) = match decode(&bytes, schema) {
+        Ok(decoded) => decoded,
+        Err(e) => {
+            out.error(format_args!("{shown}: {e}"));
+            return Ok(());
+        }
+    };
+    let text = if json {
+        let mut report = Map::new();
+        report.insert("schema".to_owned(), Value::String(schema.to_owned()));
+        report.insert("fields".to_owned(), Value::Object(fields));
+        render::pretty_json(&Value::Object(report))
+    } else {
+        let len = bytes.len();
+        let unit = if len == 1 { "byte" } else { "bytes" };
+        let mut text = format!("{schema}  {len} {unit}\n");
+        render::write_lines(&mut text, 2, &render::field_lines(&fields));
+        text
+    };
+    out.print(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dispatch_without_a_name() {
+        let caterva = [
+            0x95, 0x00, 0x01, 0x91, 0xd3, 0, 0, 0, 0, 0, 0, 0, 4, 0x91, 0xd2, 0, 0, 0, 2, 0x91, 0xd2, 0, 0, 0, 1,
+        ];
+        let (schema, fields) = decode(&caterva, None).unwrap_or(("", Map::new()));
+        assert_eq!(schema, "caterva_v0");
+        assert_eq!(
+            Value::Object(fields).to_string(),
+            r#"{"version":0,"ndim":1,"shape":[4],"chunkshape":[2],"blockshape":[1]}"#
+        );
+    }
+
+    #[test]
+    fn no_fit_names_each_schema_once() {
+        let err = decode(&[0x94], None).err().unwrap_or_default();
+        assert_eq!(
+            err,
+            "no built-in layout fits: b2nd_v1 expects 0x97 at byte 0x00, found 0x94; \
+             b2nd_v0 expects 0x96 at byte 0x00, found 0x94; caterva_v0 expects 0x95 at byte 0x00, found 0x94"
+        );
+        let err = decode(&[0x97, 0x00, 0x20], None).err().unwrap_or_default();
+        assert!(
+            err.contains("b2nd_v1 expects 0x00..=0x10 at byte 0x02, found 0x20"),
+            "{err}"
+        );
+    }
+}

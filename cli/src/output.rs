@@ -1,0 +1,80 @@
+//! Writing to stdout and stderr without panicking, and remembering whether anything failed.
+
+use std::fmt;
+use std::io::{self, Write};
+
+/// Why a command stopped before it finished writing.
+#[derive(Debug)]
+pub enum Stop {
+    /// The reader of stdout went away (`metalayer inspect ... | head`): stop quietly.
+    BrokenPipe,
+    /// Writing to stdout failed otherwise.
+    Io(io::Error),
+}
+
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Stop::BrokenPipe
+        } else {
+            Stop::Io(e)
+        }
+    }
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stop::BrokenPipe => f.write_str("broken pipe"),
+            Stop::Io(e) => write!(f, "cannot write to stdout: {e}"),
+        }
+    }
+}
+
+/// stdout, stderr and the failure flag of one run.
+pub struct Out {
+    stdout: io::StdoutLock<'static>,
+    failed: bool,
+}
+
+impl Out {
+    /// Locks stdout for the run.
+    pub fn new() -> Self {
+        Out {
+            stdout: io::stdout().lock(),
+            failed: false,
+        }
+    }
+
+    /// Writes text to stdout.
+    pub fn print(&mut self, text: &str) -> Result<(), Stop> {
+        self.stdout.write_all(text.as_bytes())?;
+        Ok(())
+    }
+
+    /// Writes bytes to stdout.
+    pub fn print_bytes(&mut self, bytes: &[u8]) -> Result<(), Stop> {
+        self.stdout.write_all(bytes)?;
+        Ok(())
+    }
+
+    /// Flushes stdout.
+    pub fn flush(&mut self) -> Result<(), Stop> {
+        self.stdout.flush()?;
+        Ok(())
+    }
+
+    /// Reports an error on stderr (`metalayer: ...`) and marks the run as failed.
+    pub fn error(&mut self, message: impl fmt::Display) {
+        self.failed = true;
+        // Text already written to stdout goes first, so that the two streams interleave sensibly
+        // on a terminal. Nothing more can be done if stdout or stderr cannot be written.
+        let _ = self.stdout.flush();
+        let _ = writeln!(io::stderr().lock(), "metalayer: {message}");
+    }
+
+    /// Whether an error was reported.
+    pub fn failed(&self) -> bool {
+        self.failed
+    }
+}

@@ -1,0 +1,667 @@
+//! Runs the built `metalayer` binary over the real fixtures and over broken inputs.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_metalayer");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures");
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(FIXTURES).join(rel)
+}
+
+fn expected() -> Vec<Value> {
+    let text = std::fs::read_to_string(fixture("expected.json")).expect("expected.json");
+    match serde_json::from_str(&text).expect("expected.json parses") {
+        Value::Array(files) => files,
+        other => panic!("expected.json is not an array: {other}"),
+    }
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("the binary runs")
+}
+
+fn run_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("stdin written");
+    child.wait_with_output().expect("the binary ends")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", stdout(out)))
+}
+
+/// A scratch directory of this test's own under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("metalayer-cli").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn hex_to_bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+const FIELD_NAMES: [&str; 7] = [
+    "version",
+    "ndim",
+    "shape",
+    "chunkshape",
+    "blockshape",
+    "dtype_format",
+    "dtype",
+];
+
+#[test]
+fn inspect_json_matches_every_fixture() {
+    let files = expected();
+    assert_eq!(files.len(), 104);
+    let paths: Vec<String> = files
+        .iter()
+        .map(|f| fixture(f["path"].as_str().expect("path")).display().to_string())
+        .collect();
+    let mut args = vec!["inspect", "--json"];
+    args.extend(paths.iter().map(String::as_str));
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    let reports = json(&out);
+    let reports = reports.as_array().expect("an array");
+    assert_eq!(reports.len(), files.len());
+
+    let mut checked_fields = 0;
+    let mut checked_msgpack = 0;
+    for ((file, report), path) in files.iter().zip(reports).zip(&paths) {
+        let ctx = file["path"].as_str().unwrap_or_default();
+        assert_eq!(report["path"], Value::String(path.clone()), "{ctx}");
+        let got = report["metalayers"].as_array().expect("metalayers");
+        let want = file["metalayers"].as_array().expect("metalayers");
+        assert_eq!(got.len(), want.len(), "{ctx}");
+        for (g, w) in got.iter().zip(want) {
+            let name = w["name"].as_str().expect("name");
+            let hex = w["hex"].as_str().expect("hex");
+            assert_eq!(g["name"], w["name"], "{ctx}");
+            assert_eq!(g["len"], Value::from(hex.len() / 2), "{ctx} {name}");
+            let keys: Vec<&str> = g.as_object().expect("object").keys().map(String::as_str).collect();
+            if name == "b2nd" || name == "caterva" {
+                assert_eq!(keys, ["name", "len", "schema", "fields"], "{ctx} {name}");
+                let schema = if name == "b2nd" { "b2nd_v1" } else { "caterva_v0" };
+                assert_eq!(g["schema"], schema, "{ctx}");
+                let fields = g["fields"].as_object().expect("fields");
+                let field_names: Vec<&str> = fields.keys().map(String::as_str).collect();
+                let n = if name == "b2nd" { 7 } else { 5 };
+                assert_eq!(field_names, FIELD_NAMES[..n], "{ctx}");
+                let values: Vec<Value> = fields.values().cloned().collect();
+                if w["msgpack"].is_null() {
+                    // 16 dimensions: standard msgpack cannot read it; compare with the array.
+                    let array = &file["array"];
+                    assert_eq!(fields["ndim"], array["ndim"], "{ctx}");
+                    assert_eq!(fields["ndim"], 16, "{ctx}");
+                    assert_eq!(fields["shape"], array["shape"], "{ctx}");
+                    assert_eq!(fields["chunkshape"], array["chunks"], "{ctx}");
+                    assert_eq!(fields["blockshape"], array["blocks"], "{ctx}");
+                    assert_eq!(fields["dtype"], array["dtype"], "{ctx}");
+                    assert_eq!(fields["version"], 0, "{ctx}");
+                    assert_eq!(fields["dtype_format"], 0, "{ctx}");
+                } else {
+                    assert_eq!(Value::Array(values), w["msgpack"], "{ctx}");
+                }
+                checked_fields += 1;
+            } else {
+                assert_eq!(keys, ["name", "len", "hex", "msgpack"], "{ctx} {name}");
+                assert_eq!(g["hex"], w["hex"], "{ctx} {name}");
+                assert!(
+                    !w["msgpack"].is_null(),
+                    "{ctx} {name}: the fixtures' user metalayers are msgpack"
+                );
+                assert_eq!(g["msgpack"], w["msgpack"], "{ctx} {name}");
+                checked_msgpack += 1;
+            }
+        }
+    }
+    assert_eq!(checked_fields, 104);
+    assert!(checked_msgpack >= 12, "{checked_msgpack}");
+}
+
+#[test]
+fn big_dimensions_are_exact_integers() {
+    let out = run(&[
+        "inspect",
+        "--json",
+        &fixture("files/blosc2-4/big_2pow53p1.b2nd").display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout(&out).contains("\"shape\": [9007199254740993]"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn inspect_text_is_aligned() {
+    let path = fixture("files/blosc2-4/meta_user.b2nd").display().to_string();
+    let out = run(&["inspect", &path]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let want = format!(
+        "{path}: 5 metalayers
+  b2nd   53 bytes  b2nd_v1
+      version:       0
+      ndim:          2
+      shape:         [3, 4]
+      chunkshape:    [2, 2]
+      blockshape:    [1, 2]
+      dtype_format:  0
+      dtype:         \"<f8\"
+  units   7 bytes  msgpack
+      value:  \"kelvin\"
+      hex:    a66b656c76696e
+  scale   1 byte   msgpack
+      value:  3
+      hex:    03
+  tags    4 bytes  msgpack
+      value:  [1, 2, 3]
+      hex:    93010203
+  m       4 bytes  msgpack
+      value:  {{\"a\": 1}}
+      hex:    81a16101
+"
+    );
+    assert_eq!(text, want);
+}
+
+#[test]
+fn inspect_sparse_and_caterva_text() {
+    let sparse = fixture("files/blosc2-4/sparse_ndim16.b2nd").display().to_string();
+    let cat = fixture("files/caterva-0.7/meta_user.cat").display().to_string();
+    let out = run(&["inspect", &sparse, &cat]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!("{sparse}: 1 metalayer  (sparse frame)\n")),
+        "{text}"
+    );
+    assert!(text.contains("      ndim:          16\n"), "{text}");
+    assert!(text.contains("  caterva  44 bytes  caterva_v0\n"), "{text}");
+    assert!(text.contains(&format!("\n\n{cat}: 5 metalayers\n")), "{text}");
+}
+
+#[test]
+fn truncated_file_names_path_and_offset() {
+    let dir = scratch("truncated");
+    let original = std::fs::read(fixture("files/blosc2-4/dtype_i4le.b2nd")).expect("fixture");
+    for (len, message) in [
+        (120, "at byte 0x0b: header_len 165 exceeds the file length 120"),
+        (
+            20,
+            "at byte 0x10: expected frame_len (u64), found the end of the input (20 bytes)",
+        ),
+        (0, "at byte 0x00: expected frame magic"),
+    ] {
+        let path = dir.join(format!("cut{len}.b2nd"));
+        std::fs::write(&path, &original[..len]).expect("write");
+        let shown = path.display().to_string();
+        let out = run(&["inspect", &shown]);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(stdout(&out), "");
+        let err = stderr(&out);
+        assert!(err.starts_with(&format!("metalayer: {shown}: {message}")), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+
+        let out = run(&["inspect", "--json", &shown]);
+        assert_eq!(out.status.code(), Some(1));
+        let report = json(&out);
+        assert_eq!(report[0]["path"], shown.as_str());
+        assert!(report[0]["error"].as_str().unwrap_or_default().starts_with(message));
+        assert!(report[0].get("metalayers").is_none());
+    }
+}
+
+#[test]
+fn good_path_still_reported_beside_a_bad_one() {
+    let dir = scratch("two_paths");
+    let bad = dir.join("bad.b2nd");
+    std::fs::write(&bad, b"not a frame").expect("write");
+    let bad = bad.display().to_string();
+    let good = fixture("files/blosc2-2/ndim02.b2nd").display().to_string();
+
+    let out = run(&["inspect", &bad, &good]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).starts_with(&format!("{good}: 1 metalayer\n")),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains(&format!("{bad}: at byte 0x00")),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = run(&["inspect", "--json", &good, &bad]);
+    assert_eq!(out.status.code(), Some(1));
+    let reports = json(&out);
+    assert_eq!(reports[0]["path"], good.as_str());
+    assert_eq!(reports[0]["metalayers"][0]["schema"], "b2nd_v1");
+    assert_eq!(reports[1]["path"], bad.as_str());
+    assert!(reports[1]["error"].is_string());
+}
+
+#[test]
+fn undecodable_b2nd_reports_offset_and_entry() {
+    let dir = scratch("undecodable");
+    let mut bytes = std::fs::read(fixture("files/blosc2-4/dtype_i4le.b2nd")).expect("fixture");
+    bytes[0x70 + 0x0d] = 0xd2;
+    let path = dir.join("bad_marker.b2nd");
+    std::fs::write(&path, &bytes).expect("write");
+    let shown = path.display().to_string();
+    let message = "b2nd_v1: at byte 0x0d in shape[1]: expected int64 marker 0xd3, found 0xd2";
+
+    let out = run(&["inspect", &shown]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!("metalayer: {shown}: metalayer \"b2nd\" (content at file byte 0x70): {message}\n")
+    );
+    assert!(
+        stdout(&out).contains("  b2nd  53 bytes  undecodable\n"),
+        "{}",
+        stdout(&out)
+    );
+
+    let out = run(&["inspect", "--json", &shown]);
+    assert_eq!(out.status.code(), Some(1));
+    let entry = &json(&out)[0]["metalayers"][0];
+    assert_eq!(entry["error"], message);
+    assert_eq!(entry["len"], 53);
+    assert!(entry.get("fields").is_none());
+}
+
+#[test]
+fn user_metalayer_that_is_not_msgpack() {
+    let dir = scratch("not_msgpack");
+    let mut bytes = std::fs::read(fixture("files/blosc2-4/meta_user.b2nd")).expect("fixture");
+    // "units" holds a6 "kelvin"; a7 claims 7 bytes where 6 follow.
+    let at = bytes.windows(7).position(|w| w == b"\xa6kelvin").expect("units");
+    bytes[at] = 0xa7;
+    let path = dir.join("raw_units.b2nd");
+    std::fs::write(&path, &bytes).expect("write");
+    let shown = path.display().to_string();
+
+    let out = run(&["inspect", "--json", &shown]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let units = &json(&out)[0]["metalayers"][1];
+    let keys: Vec<&str> = units.as_object().expect("object").keys().map(String::as_str).collect();
+    assert_eq!(keys, ["name", "len", "hex"]);
+    assert_eq!(units["hex"], "a76b656c76696e");
+
+    let out = run(&["inspect", &shown]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout(&out).contains("  units   7 bytes  raw\n      hex:  a76b656c76696e\n"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn missing_path_and_plain_directory() {
+    let missing = fixture("no-such-file.b2nd").display().to_string();
+    let out = run(&["inspect", &missing, FIXTURES]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains(&format!("metalayer: cannot read {missing}: ")), "{err}");
+    assert!(err.contains("is a directory without a chunks.b2frame file"), "{err}");
+}
+
+#[test]
+fn encode_decode_round_trip() {
+    let entries = r#"{"shape":[10,20],"chunkshape":[5,20],"blockshape":[5,5],"dtype_format":0,"dtype":"<f8"}"#;
+    let out = run(&["encode", "--schema", "b2nd_v1", entries]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let hex = stdout(&out);
+    assert_eq!(
+        hex,
+        "97000292d3000000000000000ad3000000000000001492d200000005d20000001492d200000005d20000000500db000000033c6638\n"
+    );
+
+    // Raw bytes on stdin, layout chosen from the bytes alone.
+    let bytes = hex_to_bytes(hex.trim());
+    let out = run_stdin(&["decode", "--json", "-"], &bytes);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let decoded = json(&out);
+    assert_eq!(decoded["schema"], "b2nd_v1");
+    let mut want: Value = serde_json::from_str(entries).expect("json");
+    let want_map = want.as_object_mut().expect("object");
+    want_map.insert("version".into(), 0.into());
+    want_map.insert("ndim".into(), 2.into());
+    let fields = decoded["fields"].as_object().expect("fields");
+    assert_eq!(
+        fields.keys().collect::<Vec<_>>(),
+        FIELD_NAMES.iter().collect::<Vec<_>>()
+    );
+    assert_eq!(Value::Object(fields.clone()), want);
+
+    // The decoded fields, constants and lengths included, encode to the same bytes.
+    let again = run(&["encode", "--schema", "b2nd_v1", &decoded["fields"].to_string()]);
+    assert_eq!(stdout(&again), hex, "{}", stderr(&again));
+
+    // -o writes the raw bytes; decode reads a file, and --hex reads what encode printed.
+    let dir = scratch("round_trip");
+    let file = dir.join("meta.bin");
+    let out = run(&[
+        "encode",
+        "--schema",
+        "b2nd_v1",
+        "-o",
+        &file.display().to_string(),
+        entries,
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(std::fs::read(&file).expect("written"), bytes);
+    let out = run(&["decode", "--schema", "b2nd_v1", &file.display().to_string()]);
+    assert_eq!(
+        stdout(&out),
+        "b2nd_v1  53 bytes
+  version:       0
+  ndim:          2
+  shape:         [10, 20]
+  chunkshape:    [5, 20]
+  blockshape:    [5, 5]
+  dtype_format:  0
+  dtype:         \"<f8\"
+"
+    );
+    let out = run_stdin(&["decode", "--hex", "--json", "-"], hex.as_bytes());
+    assert_eq!(json(&out)["fields"], Value::Object(fields.clone()));
+}
+
+#[test]
+fn round_trip_every_schema() {
+    for (schema, entries) in [
+        (
+            "caterva_v0",
+            r#"{"shape":[5000000000],"chunkshape":[1000],"blockshape":[100]}"#,
+        ),
+        (
+            "b2nd_v0",
+            r#"{"shape":[400,3],"chunkshape":[110,3],"blockshape":[57,3],"dtype":"uint8"}"#,
+        ),
+        (
+            "b2nd_v1",
+            r#"{"shape":[],"chunkshape":[],"blockshape":[],"dtype_format":0,"dtype":"|b1"}"#,
+        ),
+    ] {
+        let out = run(&["encode", "--schema", schema, "-o", "-", entries]);
+        assert_eq!(out.status.code(), Some(0), "{schema}: {}", stderr(&out));
+        let decoded = json(&run_stdin(&["decode", "--json", "-"], &out.stdout));
+        assert_eq!(decoded["schema"], schema);
+        let decoded_with = json(&run_stdin(&["decode", "--schema", schema, "--json", "-"], &out.stdout));
+        assert_eq!(decoded, decoded_with);
+        let want: Value = serde_json::from_str(entries).expect("json");
+        for (k, v) in want.as_object().expect("object") {
+            assert_eq!(&decoded["fields"][k], v, "{schema} {k}");
+        }
+    }
+}
+
+#[test]
+fn decode_every_fixture_metalayer_from_its_hex() {
+    for file in expected() {
+        for m in file["metalayers"].as_array().expect("metalayers") {
+            let name = m["name"].as_str().expect("name");
+            if name != "b2nd" && name != "caterva" {
+                continue;
+            }
+            let hex = m["hex"].as_str().expect("hex");
+            let out = run_stdin(&["decode", "--hex", "--json", "-"], hex.as_bytes());
+            assert_eq!(out.status.code(), Some(0), "{}: {}", file["path"], stderr(&out));
+            let decoded = json(&out);
+            let schema = if name == "b2nd" { "b2nd_v1" } else { "caterva_v0" };
+            assert_eq!(decoded["schema"], schema);
+            let back = run(&["encode", "--schema", schema, &decoded["fields"].to_string()]);
+            assert_eq!(stdout(&back).trim(), hex, "{}: {}", file["path"], stderr(&back));
+        }
+    }
+}
+
+#[test]
+fn decode_errors() {
+    let out = run_stdin(&["decode", "-"], &[0x94]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out)
+            .starts_with("metalayer: <stdin>: no built-in layout fits: b2nd_v1 expects 0x97 at byte 0x00, found 0x94")
+    );
+
+    // A caterva layout read as b2nd_v1, and trailing bytes.
+    let caterva = hex_to_bytes("95000191d3000000000000000491d20000000291d200000001");
+    let out = run_stdin(&["decode", "--schema", "b2nd_v1", "-"], &caterva);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "metalayer: <stdin>: b2nd_v1: at byte 0x00 in the container: expected fixarray marker 0x97, found 0x95\n"
+    );
+    let mut long = caterva.clone();
+    long.push(0);
+    let out = run_stdin(&["decode", "-"], &long);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "metalayer: <stdin>: caterva_v0: at byte 0x19 after the last entry: expected end of input, found 1 trailing bytes\n"
+    );
+    let out = run_stdin(&["decode", "--hex", "-"], b"95 0g");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("not hex"), "{}", stderr(&out));
+    let missing = fixture("no-such-file.bin").display().to_string();
+    let out = run(&["decode", &missing]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with(&format!("metalayer: cannot read {missing}: ")));
+}
+
+#[test]
+fn encode_errors() {
+    let cases = [
+        (
+            r#"{"shape":[10,20],"chunkshape":[5],"blockshape":[5,5],"dtype_format":0,"dtype":"<f8"}"#,
+            "b2nd_v1: in chunkshape: expected 2 elements (the length of shape, both counted by ndim), found 1",
+        ),
+        (
+            r#"{"ndim":3,"shape":[10,20],"chunkshape":[5,20],"blockshape":[5,5],"dtype_format":0,"dtype":"<f8"}"#,
+            "b2nd_v1: in ndim: given 3, but shape, chunkshape, blockshape have 2 elements",
+        ),
+        (
+            r#"{"version":1,"shape":[10],"chunkshape":[5],"blockshape":[5],"dtype_format":0,"dtype":"<f8"}"#,
+            "b2nd_v1: in version: expected constant 0, found 1",
+        ),
+        (
+            r#"{"shape":[10],"chunkshape":[2147483648],"blockshape":[5],"dtype_format":0,"dtype":"<f8"}"#,
+            "b2nd_v1: in chunkshape[0]: 2147483648 does not fit i32 (-2147483648..=2147483647)",
+        ),
+        (
+            r#"{"shape":[10],"chunkshape":[5],"blockshape":[5],"dtype_format":200,"dtype":"<f8"}"#,
+            "b2nd_v1: in dtype_format: expected a value in 0..=127, found 200",
+        ),
+        (
+            r#"{"shape":[10],"chunkshape":[5],"blockshape":[5],"dtype_format":0}"#,
+            "b2nd_v1: missing entry `dtype`",
+        ),
+        (
+            r#"{"shape":[10],"chunkshape":[5],"blockshape":[5],"dtype_format":0,"dtype":"<f8","typo":1}"#,
+            "b2nd_v1: unknown entry `typo`; the entries are version, ndim, shape, chunkshape, blockshape, dtype_format, dtype",
+        ),
+        (
+            r#"{"shape":"10","chunkshape":[5],"blockshape":[5],"dtype_format":0,"dtype":"<f8"}"#,
+            "b2nd_v1: in shape: expected an array of integers (i64), found the string \"10\"",
+        ),
+        (
+            r#"{"shape":[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],"chunkshape":[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],"blockshape":[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],"dtype_format":0,"dtype":"<f8"}"#,
+            "b2nd_v1: in shape: expected a length in 0..=16 (stored in ndim), found 17",
+        ),
+    ];
+    for (entries, message) in cases {
+        let out = run(&["encode", "--schema", "b2nd_v1", entries]);
+        assert_eq!(out.status.code(), Some(1), "{entries}");
+        assert_eq!(stdout(&out), "", "{entries}");
+        assert_eq!(stderr(&out), format!("metalayer: {message}\n"), "{entries}");
+    }
+    let out = run(&["encode", "--schema", "caterva_v0", "{not json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with("metalayer: the entries are not valid JSON: "),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn schemas_lists_the_builtins() {
+    let out = run(&["schemas"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with("caterva_v0  caterva  caterva, 5 entries"),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("b2nd_v0     b2nd     b2nd, 6 entries"), "{text}");
+    assert!(lines[2].starts_with("b2nd_v1     b2nd     b2nd, 7 entries"), "{text}");
+
+    let out = run(&["schemas", "--json"]);
+    let list = json(&out);
+    let names: Vec<&str> = list
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert_eq!(names, ["caterva_v0", "b2nd_v0", "b2nd_v1"]);
+    assert_eq!(list[2]["metalayer"], "b2nd");
+    assert!(
+        list[2]["description"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("dtype_format")
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &[][..],
+        &["bogus"],
+        &["inspect"],
+        &["inspect", "--yaml", "x"],
+        &["decode", "--schema", "b2nd_v9", "x"],
+        &["decode"],
+        &["encode", "{}"],
+        &["encode", "--schema", "b2nd_v1"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(stdout(&out), "", "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("error: ") || err.contains("Usage: metalayer"),
+            "{args:?}: {err}"
+        );
+    }
+    let out = run(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("inspect"));
+}
+
+#[test]
+fn broken_pipe_is_quiet() {
+    let files = expected();
+    let paths: Vec<String> = files
+        .iter()
+        .map(|f| fixture(f["path"].as_str().expect("path")).display().to_string())
+        .collect();
+    let mut child = Command::new(BIN)
+        .arg("inspect")
+        // Enough output to fill any pipe buffer.
+        .args(paths.iter().cycle().take(paths.len() * 20))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = [0u8; 16];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("some output");
+    // The reader is gone now.
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("stderr");
+    let status = child.wait().expect("the binary ends");
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert_eq!(err, "");
+}
+
+/// `metalayer diagram b2nd_v1` shows the seed 002 document's shape and dtype blocks (quoted
+/// from c-blosc2's README_B2ND_METALAYER.rst, indentation removed).
+#[test]
+fn diagram_prints_the_b2nd_v1_layout() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_metalayer"))
+        .args(["diagram", "b2nd_v1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in [
+        "| 9X| v | nd| 9X| shape          | 9X| chunkshape     | 9X| blockshape     |",
+        "| d3| first_dim  | d3| second_dim | ... | d3| nth_dim    |",
+        "| d2| first_dim  | d2| second_dim | ... | d2| nth_dim    |",
+        "| XX| db| dtype_len  | dtype_string |",
+        "  |   +--[msgpack] str32",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in\n{text}");
+    }
+    assert!(text.contains("12 + 19*ndim + len(dtype)"));
+    assert!(text.contains("shape[i]       int64     4 + 9*i"));
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_metalayer"))
+        .args(["diagram", "no_such_schema"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a built-in schema"));
+}
