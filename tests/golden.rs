@@ -314,3 +314,43 @@ fn front_page_struct_round_trips_python_blosc2() {
     }
     assert!(count > 80, "{count} b2nd metalayers");
 }
+
+/// `Known` picks each historical layout from its bytes alone, and refuses the broken ones.
+#[test]
+fn known_dispatches_every_historical_layout() {
+    use metalayer::{DispatchError, Known};
+    let caterva = unhex(CBLOSC2_CATERVA_B6E2E566);
+    assert_eq!(Known::decode("caterva", &caterva).unwrap().schema(), "caterva_v0");
+    // Commit 3304bcd0: the caterva layout under the name b2nd.
+    let known = Known::decode("b2nd", &caterva).unwrap();
+    assert!(matches!(known, Known::B2ndCaterva(_)));
+    assert_eq!(known.metalayer(), "b2nd");
+    assert_eq!(
+        Known::decode("b2nd", &unhex(CBLOSC2_B2ND_6_ENTRIES_1E65A17E))
+            .unwrap()
+            .schema(),
+        "b2nd_v0"
+    );
+    assert_eq!(
+        Known::decode("b2nd", &unhex(CBLOSC2_B2ND_7_ENTRIES_F7BECA08))
+            .unwrap()
+            .schema(),
+        "b2nd_v1"
+    );
+    // 0x96 selects the 6-entry layout, whose strict decoder then finds the seventh entry.
+    let err = Known::decode("b2nd", &unhex(CBLOSC2_B2ND_BROKEN_8123F7EA)).unwrap_err();
+    assert!(matches!(err, DispatchError::Decode(_)));
+    assert_eq!(
+        err.to_string(),
+        "b2nd_v0: at byte 0x2c in dtype: expected str32 marker 0xdb, found 0x00"
+    );
+    // An empty input fits every prefix as far as it goes: the first layout reports it short.
+    assert_eq!(
+        Known::decode("b2nd", &[]).unwrap_err().to_string(),
+        "b2nd_v1: at byte 0x00 in the container: expected 1 more bytes, found 0"
+    );
+    assert_eq!(
+        Known::decode("b2nd", &[0x98]).unwrap_err().to_string(),
+        "no b2nd layout fits: at byte 0x00 b2nd_v1 expects 0x97, b2nd_v0 expects 0x96, caterva_v0 expects 0x95; found 0x98"
+    );
+}

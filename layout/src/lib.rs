@@ -54,7 +54,7 @@ mod check;
 mod diagnostic;
 mod model;
 mod parse;
-mod render;
+pub mod render;
 
 pub use diagnostic::Diagnostic;
 pub use model::{Entry, EntryKind, IntRole, IntWire, Layout, StrWire};
