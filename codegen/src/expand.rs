@@ -2,16 +2,20 @@
 
 use metalayer_layout::{EntryKind, IntRole, IntWire, Layout, StrWire};
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 use syn::{DeriveInput, GenericParam, Lifetime};
 
 use crate::bind::{Bound, Slot, rust_int};
 
-/// The lifetime the `Decode` impl borrows the input for: the struct's own, or `'de`.
-pub(crate) fn decode_lifetime(input: &DeriveInput) -> (Lifetime, bool) {
+/// The lifetime the `Decode` impl borrows the input for (the struct's own, or `'de`), and the
+/// generics that impl declares.
+fn decode_lifetime(input: &DeriveInput) -> (Lifetime, TokenStream) {
     match input.generics.lifetimes().next() {
-        Some(l) => (l.lifetime.clone(), true),
-        None => (Lifetime::new("'de", proc_macro2::Span::call_site()), false),
+        Some(l) => (l.lifetime.clone(), input.generics.split_for_impl().0.to_token_stream()),
+        None => {
+            let de = Lifetime::new("'de", proc_macro2::Span::call_site());
+            (de.clone(), quote!(<#de>))
+        }
     }
 }
 
@@ -105,7 +109,7 @@ pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, kr
     let rt = quote!(#krate::__private);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let (de, own_lifetime) = decode_lifetime(input);
+    let (de, decode_impl_generics) = decode_lifetime(input);
     let schema = &layout.schema;
     let metalayer = &layout.metalayer;
     let container = u8_lit(layout.container_marker);
@@ -290,11 +294,6 @@ pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, kr
         }
     }
 
-    let decode_impl_generics = if own_lifetime {
-        quote!(#impl_generics)
-    } else {
-        quote!(<#de>)
-    };
     quote! {
         impl #impl_generics #rt::Metalayer for #ident #ty_generics #where_clause {
             const NAME: &'static str = #metalayer;
@@ -343,12 +342,7 @@ pub(crate) fn fallback(input: &DeriveInput, krate: &syn::Path) -> TokenStream {
     let rt = quote!(#krate::__private);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let (de, own_lifetime) = decode_lifetime(input);
-    let decode_impl_generics = if own_lifetime {
-        quote!(#impl_generics)
-    } else {
-        quote!(<#de>)
-    };
+    let (de, decode_impl_generics) = decode_lifetime(input);
     quote! {
         impl #impl_generics #rt::Metalayer for #ident #ty_generics #where_clause {
             const NAME: &'static str = "";
