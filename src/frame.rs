@@ -150,11 +150,10 @@ pub struct FrameMetalayer {
 ///     r#"at byte 0x00: expected frame magic 0x9e 0xa8 "b2frame\0", found 0x9e 0xa8 0x62 0x32 0x66 0x72 0x61 0x6d 0x65 0x01"#
 /// );
 /// ```
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum FrameError {
     /// Opening, inspecting or reading a file failed.
-    #[error("cannot read {}: {source}", path.display())]
     Io {
         /// The file or directory.
         path: PathBuf,
@@ -162,13 +161,11 @@ pub enum FrameError {
         source: io::Error,
     },
     /// A directory was given, but it holds no `chunks.b2frame` file.
-    #[error("{} is a directory without a chunks.b2frame file, so not a sparse frame", path.display())]
     NotSparseFrame {
         /// The directory.
         path: PathBuf,
     },
     /// The input ended inside the fixed prefix.
-    #[error("at byte {}: expected {expected}, found the end of the input ({len} bytes)", Hex(*offset))]
     Truncated {
         /// Where the missing item starts.
         offset: usize,
@@ -178,16 +175,11 @@ pub enum FrameError {
         len: usize,
     },
     /// The first 10 bytes are not the frame magic.
-    #[error(
-        r#"at byte 0x00: expected frame magic 0x9e 0xa8 "b2frame\0", found {}"#,
-        HexBytes(found)
-    )]
     BadMagic {
         /// The first 10 bytes.
         found: [u8; 10],
     },
     /// A msgpack marker is not the one the layout puts there.
-    #[error("at byte {}: expected {expected}, found 0x{found:02x}", Hex(*offset))]
     UnexpectedByte {
         /// The marker's offset.
         offset: usize,
@@ -197,25 +189,21 @@ pub enum FrameError {
         found: u8,
     },
     /// `header_len` is negative.
-    #[error("at byte 0x0b: header_len {header_len} is negative")]
     NegativeHeaderLen {
         /// The stored value.
         header_len: i32,
     },
     /// `header_len` is below [`MIN_HEADER_LEN`].
-    #[error("at byte 0x0b: header_len {header_len} is smaller than the smallest frame header ({MIN_HEADER_LEN} bytes)")]
     HeaderLenTooSmall {
         /// The stored value.
         header_len: usize,
     },
     /// `header_len` is above [`MAX_HEADER_LEN`].
-    #[error("at byte 0x0b: header_len {header_len} exceeds the limit of {MAX_HEADER_LEN} bytes")]
     HeaderLenTooLarge {
         /// The stored value.
         header_len: usize,
     },
     /// `frame_len` is smaller than `header_len`.
-    #[error("at byte 0x10: frame_len {frame_len} is smaller than header_len {header_len}")]
     FrameLenTooSmall {
         /// The stored `frame_len`.
         frame_len: u64,
@@ -223,7 +211,6 @@ pub enum FrameError {
         header_len: usize,
     },
     /// `header_len` is larger than the file.
-    #[error("header_len {header_len} exceeds the file length {file_len}")]
     HeaderLenExceedsFile {
         /// The stored `header_len`.
         header_len: usize,
@@ -231,7 +218,6 @@ pub enum FrameError {
         file_len: u64,
     },
     /// [`parse_header`] was given fewer than `header_len` bytes.
-    #[error("header_len {header_len} exceeds the input length {len}")]
     HeaderLenExceedsInput {
         /// The stored `header_len`.
         header_len: usize,
@@ -239,7 +225,6 @@ pub enum FrameError {
         len: usize,
     },
     /// The header ended (at `header_len`) where the layout needs more bytes.
-    #[error("at byte {}: expected {expected}, found the end of the header (header_len {header_len})", Hex(*offset))]
     PastHeaderEnd {
         /// Where the missing item starts.
         offset: usize,
@@ -249,13 +234,11 @@ pub enum FrameError {
         header_len: usize,
     },
     /// The map holds more than [`MAX_METALAYERS`] metalayers.
-    #[error("at byte 0x5c: the map holds {count} metalayers, at most {MAX_METALAYERS} are allowed")]
     TooManyMetalayers {
         /// The stored count.
         count: u16,
     },
     /// A metalayer name is not UTF-8.
-    #[error("at byte {}: metalayer name {} is not UTF-8", Hex(*offset), HexBytes(name))]
     NameNotUtf8 {
         /// Where the name's bytes start.
         offset: usize,
@@ -263,7 +246,6 @@ pub enum FrameError {
         name: Vec<u8>,
     },
     /// A content offset in the map is negative.
-    #[error("at byte {}: metalayer {name:?} content offset {content_offset} is negative", Hex(*offset))]
     NegativeContentOffset {
         /// Where the offset is stored.
         offset: usize,
@@ -273,10 +255,6 @@ pub enum FrameError {
         content_offset: i32,
     },
     /// A content offset in the map is at or past `header_len`.
-    #[error(
-        "at byte {}: metalayer {name:?} content offset {content_offset} lies outside the header (header_len {header_len})",
-        Hex(*offset)
-    )]
     ContentOffsetOutsideHeader {
         /// Where the offset is stored.
         offset: usize,
@@ -289,11 +267,6 @@ pub enum FrameError {
     },
     /// A content offset in the map points before the content section (into the fixed header or
     /// the map).
-    #[error(
-        "at byte {}: metalayer {name:?} content offset {content_offset} points before the content section, which starts at byte {}",
-        Hex(*offset),
-        Hex(*start)
-    )]
     ContentOffsetBeforeContents {
         /// Where the offset is stored.
         offset: usize,
@@ -305,7 +278,6 @@ pub enum FrameError {
         start: usize,
     },
     /// A content's i32 length is negative.
-    #[error("at byte {}: metalayer {name:?} content length {len} is negative", Hex(*offset))]
     NegativeContentLen {
         /// Where the length is stored.
         offset: usize,
@@ -315,10 +287,6 @@ pub enum FrameError {
         len: i32,
     },
     /// A content runs past `header_len`.
-    #[error(
-        "at byte {}: metalayer {name:?} content length {len} runs past the end of the header (header_len {header_len})",
-        Hex(*offset)
-    )]
     ContentPastHeader {
         /// Where the length is stored.
         offset: usize,
@@ -330,7 +298,6 @@ pub enum FrameError {
         header_len: usize,
     },
     /// The `0xdc` array's count differs from the map's count.
-    #[error("at byte {}: the content array holds {found} metalayers, the map {expected}", Hex(*offset))]
     CountMismatch {
         /// Where the array's count is stored.
         offset: usize,
@@ -339,6 +306,143 @@ pub enum FrameError {
         /// The array's count.
         found: u16,
     },
+}
+
+impl fmt::Display for FrameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FrameError::Io { path, source } => write!(f, "cannot read {}: {source}", path.display()),
+            FrameError::NotSparseFrame { path } => write!(
+                f,
+                "{} is a directory without a chunks.b2frame file, so not a sparse frame",
+                path.display()
+            ),
+            FrameError::Truncated { offset, expected, len } => write!(
+                f,
+                "at byte {}: expected {expected}, found the end of the input ({len} bytes)",
+                Hex(*offset)
+            ),
+            FrameError::BadMagic { found } => write!(
+                f,
+                r#"at byte 0x00: expected frame magic 0x9e 0xa8 "b2frame\0", found {}"#,
+                HexBytes(found)
+            ),
+            FrameError::UnexpectedByte {
+                offset,
+                expected,
+                found,
+            } => write!(f, "at byte {}: expected {expected}, found 0x{found:02x}", Hex(*offset)),
+            FrameError::NegativeHeaderLen { header_len } => {
+                write!(f, "at byte 0x0b: header_len {header_len} is negative")
+            }
+            FrameError::HeaderLenTooSmall { header_len } => write!(
+                f,
+                "at byte 0x0b: header_len {header_len} is smaller than the smallest frame header ({MIN_HEADER_LEN} bytes)"
+            ),
+            FrameError::HeaderLenTooLarge { header_len } => write!(
+                f,
+                "at byte 0x0b: header_len {header_len} exceeds the limit of {MAX_HEADER_LEN} bytes"
+            ),
+            FrameError::FrameLenTooSmall { frame_len, header_len } => write!(
+                f,
+                "at byte 0x10: frame_len {frame_len} is smaller than header_len {header_len}"
+            ),
+            FrameError::HeaderLenExceedsFile { header_len, file_len } => {
+                write!(
+                    f,
+                    "at byte 0x0b: header_len {header_len} exceeds the file length {file_len}"
+                )
+            }
+            FrameError::HeaderLenExceedsInput { header_len, len } => {
+                write!(
+                    f,
+                    "at byte 0x0b: header_len {header_len} exceeds the input length {len}"
+                )
+            }
+            FrameError::PastHeaderEnd {
+                offset,
+                expected,
+                header_len,
+            } => write!(
+                f,
+                "at byte {}: expected {expected}, found the end of the header (header_len {header_len})",
+                Hex(*offset)
+            ),
+            FrameError::TooManyMetalayers { count } => write!(
+                f,
+                "at byte 0x5c: the map holds {count} metalayers, at most {MAX_METALAYERS} are allowed"
+            ),
+            FrameError::NameNotUtf8 { offset, name } => write!(
+                f,
+                "at byte {}: metalayer name {} is not UTF-8",
+                Hex(*offset),
+                HexBytes(name)
+            ),
+            FrameError::NegativeContentOffset {
+                offset,
+                name,
+                content_offset,
+            } => write!(
+                f,
+                "at byte {}: metalayer {name:?} content offset {content_offset} is negative",
+                Hex(*offset)
+            ),
+            FrameError::ContentOffsetOutsideHeader {
+                offset,
+                name,
+                content_offset,
+                header_len,
+            } => write!(
+                f,
+                "at byte {}: metalayer {name:?} content offset {content_offset} lies outside the header (header_len {header_len})",
+                Hex(*offset)
+            ),
+            FrameError::ContentOffsetBeforeContents {
+                offset,
+                name,
+                content_offset,
+                start,
+            } => write!(
+                f,
+                "at byte {}: metalayer {name:?} content offset {content_offset} points before the content section, which starts at byte {}",
+                Hex(*offset),
+                Hex(*start)
+            ),
+            FrameError::NegativeContentLen { offset, name, len } => write!(
+                f,
+                "at byte {}: metalayer {name:?} content length {len} is negative",
+                Hex(*offset)
+            ),
+            FrameError::ContentPastHeader {
+                offset,
+                name,
+                len,
+                header_len,
+            } => write!(
+                f,
+                "at byte {}: metalayer {name:?} content length {len} runs past the end of the header (header_len {header_len})",
+                Hex(*offset)
+            ),
+            FrameError::CountMismatch {
+                offset,
+                expected,
+                found,
+            } => write!(
+                f,
+                "at byte {}: the content array holds {found} metalayers, the map {expected}",
+                Hex(*offset)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FrameError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FrameError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// Displays an offset as `0x5b` (at least two hex digits).

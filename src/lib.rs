@@ -89,6 +89,7 @@
 //! with every error at once, under the offending field or naming the schema file's line and
 //! column. The schema language is documented in `schemas/README.md`.
 #![no_std]
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "alloc")]

@@ -193,7 +193,7 @@ fn every_truncated_file_is_an_error() {
         let ok = if n < PREFIX_LEN {
             matches!(err, FrameError::Truncated { .. })
         } else {
-            err.to_string() == format!("header_len 240 exceeds the file length {n}")
+            err.to_string() == format!("at byte 0x0b: header_len 240 exceeds the file length {n}")
         };
         assert!(ok, "cut at {n}: {err}");
     }
@@ -299,9 +299,12 @@ fn error_header_len_exceeds_input() {
     let file = meta_user();
     assert_eq!(
         parse_err(&file[..PREFIX_LEN]),
-        "header_len 240 exceeds the input length 24"
+        "at byte 0x0b: header_len 240 exceeds the input length 24"
     );
-    assert_eq!(parse_err(&file[..239]), "header_len 240 exceeds the input length 239");
+    assert_eq!(
+        parse_err(&file[..239]),
+        "at byte 0x0b: header_len 240 exceeds the input length 239"
+    );
 }
 
 #[test]
@@ -501,8 +504,14 @@ fn header_len_beyond_the_file_is_refused() {
             file_len: 315
         }
     ));
-    assert_eq!(err.to_string(), "header_len 500 exceeds the file length 315");
-    assert_eq!(parse_err(&bytes), "header_len 500 exceeds the input length 315");
+    assert_eq!(
+        err.to_string(),
+        "at byte 0x0b: header_len 500 exceeds the file length 315"
+    );
+    assert_eq!(
+        parse_err(&bytes),
+        "at byte 0x0b: header_len 500 exceeds the input length 315"
+    );
 }
 
 #[test]

@@ -347,7 +347,7 @@ fn known_dispatches_every_historical_layout() {
     // An empty input fits every prefix as far as it goes: the first layout reports it short.
     assert_eq!(
         Known::decode("b2nd", &[]).unwrap_err().to_string(),
-        "b2nd_v1: at byte 0x00 in the container: expected 1 more bytes, found 0"
+        "b2nd_v1: at byte 0x00 in the container: expected 1 more byte, found 0"
     );
     assert_eq!(
         Known::decode("b2nd", &[0x98]).unwrap_err().to_string(),

@@ -207,7 +207,7 @@ fn encode_into_checks_the_buffer_and_writes_nothing_on_error() {
     let mut small = [0xaau8; 33];
     assert_eq!(
         v.encode_into(&mut small).unwrap_err().to_string(),
-        "b2nd_v1: in the container: expected a buffer of at least 34 bytes, found 33"
+        "b2nd_v1: expected a buffer of at least 34 bytes, found 33"
     );
     assert!(small.iter().all(|&b| b == 0xaa));
     let bad = B2ndV1 {

@@ -36,17 +36,6 @@ fn classify(m: &FrameMetalayer) -> Content {
     }
 }
 
-/// A frame error, with the byte offset added where the library's message has none.
-fn frame_error_text(e: &FrameError) -> String {
-    match e {
-        // `header_len` is stored at bytes 0x0b..0x0f.
-        FrameError::HeaderLenExceedsFile { .. } | FrameError::HeaderLenExceedsInput { .. } => {
-            format!("at byte 0x0b: {e}")
-        }
-        _ => e.to_string(),
-    }
-}
-
 /// Inspects each path in turn; failures are reported on stderr and the others still printed.
 pub fn run(out: &mut Out, paths: &[std::path::PathBuf], json: bool) -> Result<(), Stop> {
     let mut reports = Vec::new();
@@ -56,7 +45,7 @@ pub fn run(out: &mut Out, paths: &[std::path::PathBuf], json: bool) -> Result<()
         let metalayers = match frame::read_metalayers(path) {
             Ok(metalayers) => metalayers,
             Err(e) => {
-                let text = frame_error_text(&e);
+                let text = e.to_string();
                 // An I/O error already names the file it could not read.
                 if matches!(e, FrameError::Io { .. } | FrameError::NotSparseFrame { .. }) {
                     out.error(&text);

@@ -477,7 +477,7 @@ fn decode_errors() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stderr(&out),
-        "metalayer: <stdin>: caterva_v0: at byte 0x19 after the last entry: expected end of input, found 1 trailing bytes\n"
+        "metalayer: <stdin>: caterva_v0: at byte 0x19 after the last entry: expected end of input, found 1 trailing byte\n"
     );
     let out = run_stdin(&["decode", "--hex", "-"], b"95 0g");
     assert_eq!(out.status.code(), Some(1));

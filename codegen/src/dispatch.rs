@@ -6,42 +6,53 @@ use std::path::Path;
 
 use metalayer_layout::Layout;
 use proc_macro2::TokenStream;
-use quote::{ToTokens, quote, quote_spanned};
-use syn::spanned::Spanned;
-use syn::{DeriveInput, Fields, LitStr, Type};
+use quote::{quote, quote_spanned};
 
-use crate::attr::SchemaRef;
+use crate::attr::{self, SchemaRef};
+use crate::error::{Error, joined_span};
+use crate::item::{Attribute, Data, Fields, Item, Type};
 use crate::resolve;
 
 struct Variant<'a> {
-    ident: &'a syn::Ident,
+    ident: &'a proc_macro2::Ident,
     ty: &'a Type,
     layout: Layout,
     metalayer: String,
     /// The variant's attribute, to report problems under.
-    attr: TokenStream,
+    attr: Attribute,
 }
 
 /// Parses a variant's `#[metalayer(schema = "...", name = "...")]`.
-fn variant_args(attr: &syn::Attribute) -> syn::Result<(SchemaRef, Option<LitStr>)> {
+fn variant_args(attr: &Attribute) -> Result<(SchemaRef, Option<attr::LitStr>), Error> {
     let mut schema = None;
     let mut name = None;
-    attr.parse_nested_meta(|meta| {
-        if meta.path.is_ident("schema") {
-            schema = Some(SchemaRef::Name(meta.value()?.parse()?));
-        } else if meta.path.is_ident("schema_path") {
-            schema = Some(SchemaRef::Path(meta.value()?.parse()?));
-        } else if meta.path.is_ident("name") {
-            name = Some(meta.value()?.parse()?);
+    attr::each_arg(attr.list_args()?, |arg| {
+        let schema_ref = if arg.is("schema") {
+            SchemaRef::Name(arg.lit_str()?)
+        } else if arg.is("schema_path") {
+            SchemaRef::Path(arg.lit_str()?)
+        } else if arg.is("name") {
+            name = Some(arg.lit_str()?);
+            return Ok(());
         } else {
-            return Err(meta.error("unknown argument; expected `schema`, `schema_path` or `name`"));
+            return Err(Error::spanned(
+                arg.key_tokens,
+                "unknown argument; expected `schema`, `schema_path` or `name`",
+            ));
+        };
+        if schema.is_some() {
+            return Err(Error::spanned(
+                arg.tokens,
+                "give the variant's schema once: either `schema = \"name\"` or `schema_path = \"file.toml\"`",
+            ));
         }
+        schema = Some(schema_ref);
         Ok(())
     })?;
     match schema {
         Some(schema) => Ok((schema, name)),
-        None => Err(syn::Error::new_spanned(
-            attr,
+        None => Err(Error::spanned(
+            attr.tokens(),
             "a dispatch variant needs `#[metalayer(schema = \"...\")]`",
         )),
     }
@@ -54,27 +65,28 @@ fn distinguishing_offset(a: &[(u8, u8)], b: &[(u8, u8)]) -> Option<usize> {
         .position(|(&(alo, ahi), &(blo, bhi))| ahi < blo || bhi < alo)
 }
 
-pub(crate) fn expand(mut input: DeriveInput, krate: &syn::Path, manifest_dir: &Path) -> TokenStream {
+pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) -> TokenStream {
     let rt = quote!(#krate::__private);
-    let mut errors: Vec<syn::Error> = Vec::new();
+    let mut errors: Vec<Error> = Vec::new();
     let mut variants = Vec::new();
     // Take the variants' own attributes off: they are arguments to this macro, not attributes.
     let mut parsed = Vec::new();
-    if let syn::Data::Enum(data) = &mut input.data {
-        for v in data.variants.iter_mut() {
-            let (ours, rest): (Vec<_>, Vec<_>) = v.attrs.drain(..).partition(|a| a.path().is_ident("metalayer"));
+    if let Data::Enum(data) = &mut input.data {
+        for v in data.iter_mut() {
+            let (ours, rest): (Vec<_>, Vec<_>) = v.attrs.drain(..).partition(|a| a.is("metalayer"));
             v.attrs = rest;
             parsed.push(ours);
         }
     }
-    let syn::Data::Enum(data) = &input.data else {
-        return syn::Error::new(input.ident.span(), "`#[metalayer(dispatch)]` applies to enums").to_compile_error();
+    let Data::Enum(data) = &input.data else {
+        let error = Error::new(input.ident.span(), "`#[metalayer(dispatch)]` applies to enums").to_compile_error();
+        return quote!(#input #error);
     };
-    for (v, attrs) in data.variants.iter().zip(parsed) {
+    for (v, attrs) in data.iter().zip(parsed) {
         let ty = match &v.fields {
-            Fields::Unnamed(f) if f.unnamed.len() == 1 => &f.unnamed[0].ty,
+            Fields::Tuple(f) if f.len() == 1 => &f[0],
             _ => {
-                errors.push(syn::Error::new(
+                errors.push(Error::new(
                     v.ident.span(),
                     "a dispatch variant holds one metalayer type: `Name(Type)`",
                 ));
@@ -82,7 +94,7 @@ pub(crate) fn expand(mut input: DeriveInput, krate: &syn::Path, manifest_dir: &P
             }
         };
         let [attr] = attrs.as_slice() else {
-            errors.push(syn::Error::new(
+            errors.push(Error::new(
                 v.ident.span(),
                 "a dispatch variant needs one `#[metalayer(schema = \"...\")]` naming its layout",
             ));
@@ -98,24 +110,26 @@ pub(crate) fn expand(mut input: DeriveInput, krate: &syn::Path, manifest_dir: &P
         let source = match resolve::find(&schema, manifest_dir) {
             Ok(source) => source,
             Err(message) => {
-                errors.push(syn::Error::new(schema.lit().span(), message));
+                errors.push(Error::new(schema.lit().span(), message));
                 continue;
             }
         };
         let layout = match resolve::layout(&source) {
             Ok(layout) => layout,
             Err(messages) => {
-                errors.extend(messages.into_iter().map(|m| syn::Error::new(schema.lit().span(), m)));
+                errors.extend(messages.into_iter().map(|m| Error::new(schema.lit().span(), m)));
                 continue;
             }
         };
-        let metalayer = name.as_ref().map_or_else(|| layout.metalayer.clone(), LitStr::value);
+        let metalayer = name
+            .as_ref()
+            .map_or_else(|| layout.metalayer.clone(), attr::LitStr::value);
         variants.push(Variant {
             ident: &v.ident,
             ty,
             layout,
             metalayer,
-            attr: attr.to_token_stream(),
+            attr: attr.clone(),
         });
     }
 
@@ -127,8 +141,8 @@ pub(crate) fn expand(mut input: DeriveInput, krate: &syn::Path, manifest_dir: &P
             }
             let (pa, pb) = (a.layout.fixed_prefix(), b.layout.fixed_prefix());
             if distinguishing_offset(&pa, &pb).is_none() {
-                errors.push(syn::Error::new_spanned(
-                    &b.attr,
+                errors.push(Error::spanned(
+                    b.attr.tokens(),
                     format!(
                         "variants `{}` ({}) and `{}` ({}) cannot be told apart from their bytes: both are stored as `{}` and their fixed prefixes accept the same first {} bytes",
                         a.ident,
@@ -144,13 +158,13 @@ pub(crate) fn expand(mut input: DeriveInput, krate: &syn::Path, manifest_dir: &P
     }
 
     if !errors.is_empty() {
-        let errors = errors.iter().map(syn::Error::to_compile_error);
+        let errors = errors.iter().map(Error::to_compile_error);
         return quote!(#input #(#errors)*);
     }
 
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let input_lifetime = input.generics.lifetimes().next().map(|l| l.lifetime.clone());
+    let input_lifetime = input.generics.lifetimes().next().map(|l| l.name());
     let input_ty = match &input_lifetime {
         Some(l) => quote!(&#l [u8]),
         None => quote!(&[u8]),
@@ -171,7 +185,7 @@ pub(crate) fn expand(mut input: DeriveInput, krate: &syn::Path, manifest_dir: &P
             "variant `{}` holds a type that is not generated from schema `{schema}`",
             v.ident
         );
-        quote_spanned! {ty.span()=>
+        quote_spanned! {joined_span(&ty.tokens)=>
             const _: () = ::core::assert!(#rt::str_eq(<#ty as #rt::Metalayer>::SCHEMA, #schema), #message);
         }
     });

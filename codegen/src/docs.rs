@@ -4,10 +4,11 @@
 use metalayer_layout::{EntryKind, Formula, IntRole, Layout};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
-use syn::DeriveInput;
+
+use crate::item::{Attribute, Item};
 
 /// Appends the layout's diagram and offset table to the struct's documentation.
-pub(crate) fn add_layout_docs(input: &mut DeriveInput, layout: &Layout) {
+pub(crate) fn add_layout_docs(input: &mut Item, layout: &Layout) {
     let text = format!(
         "\n\n# Layout\n\nGenerated from schema `{}`; length `{}` bytes.\n\n```text\n{}\n```\n\n```text\n{}\n```",
         layout.schema,
@@ -15,7 +16,7 @@ pub(crate) fn add_layout_docs(input: &mut DeriveInput, layout: &Layout) {
         metalayer_layout::diagram(layout).trim_end(),
         metalayer_layout::formulas(layout).trim_end(),
     );
-    input.attrs.push(syn::parse_quote!(#[doc = #text]));
+    input.attrs.push(Attribute::doc(&text));
 }
 
 /// The variables formulas use, in entry order: each count, then `<string>_len` per string.
@@ -56,7 +57,7 @@ fn formula_tokens(formula: &Formula, vars: &[(String, Ident)]) -> TokenStream {
 }
 
 /// `const fn`s for the encoded length and each entry's offset.
-pub(crate) fn formula_fns(input: &DeriveInput, layout: &Layout) -> TokenStream {
+pub(crate) fn formula_fns(input: &Item, layout: &Layout) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let vars = variables(layout);

@@ -2,39 +2,37 @@
 
 use metalayer_layout::{EntryKind, IntRole, IntWire, Layout, StrWire};
 use proc_macro2::{Literal, TokenStream};
-use quote::{ToTokens, format_ident, quote};
-use syn::{DeriveInput, GenericParam, Lifetime};
+use quote::{format_ident, quote};
 
 use crate::bind::{Bound, Slot, rust_int};
+use crate::error::Error;
+use crate::item::{Item, ParamKind};
 
 /// The lifetime the `Decode` impl borrows the input for (the struct's own, or `'de`), and the
 /// generics that impl declares.
-fn decode_lifetime(input: &DeriveInput) -> (Lifetime, TokenStream) {
+fn decode_lifetime(input: &Item) -> (TokenStream, TokenStream) {
     match input.generics.lifetimes().next() {
-        Some(l) => (l.lifetime.clone(), input.generics.split_for_impl().0.to_token_stream()),
-        None => {
-            let de = Lifetime::new("'de", proc_macro2::Span::call_site());
-            (de.clone(), quote!(<#de>))
-        }
+        Some(l) => (l.name(), input.generics.split_for_impl().0),
+        None => (quote!('de), quote!(<'de>)),
     }
 }
 
 /// Checks the struct's generics: at most one lifetime, no type or const parameters.
-pub(crate) fn check_generics(input: &DeriveInput) -> Result<(), syn::Error> {
+pub(crate) fn check_generics(input: &Item) -> Result<(), Error> {
     let mut lifetimes = 0;
     for param in &input.generics.params {
-        match param {
-            GenericParam::Lifetime(_) => lifetimes += 1,
-            other => {
-                return Err(syn::Error::new_spanned(
-                    other,
+        match param.kind {
+            ParamKind::Lifetime => lifetimes += 1,
+            ParamKind::Type | ParamKind::Const => {
+                return Err(Error::spanned(
+                    &param.tokens,
                     "a #[metalayer] struct takes no type or const parameters; its field types follow from the schema",
                 ));
             }
         }
         if lifetimes > 1 {
-            return Err(syn::Error::new_spanned(
-                param,
+            return Err(Error::spanned(
+                &param.tokens,
                 "a #[metalayer] struct takes at most one lifetime, the one borrowed fields (`&'a str`) borrow the input for",
             ));
         }
@@ -105,7 +103,7 @@ fn write_int(wire: IntWire, value: &TokenStream) -> TokenStream {
     }
 }
 
-pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, krate: &syn::Path) -> TokenStream {
+pub(crate) fn expand(input: &Item, layout: &Layout, bound: &Bound<'_>, krate: &TokenStream) -> TokenStream {
     let rt = quote!(#krate::__private);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
@@ -335,7 +333,7 @@ pub(crate) fn expand(input: &DeriveInput, layout: &Layout, bound: &Bound<'_>, kr
 
 /// Impls with the right signatures and no behaviour, emitted beside compile errors so that
 /// code using the struct does not fail a second time.
-pub(crate) fn fallback(input: &DeriveInput, krate: &syn::Path) -> TokenStream {
+pub(crate) fn fallback(input: &Item, krate: &TokenStream) -> TokenStream {
     if check_generics(input).is_err() {
         return TokenStream::new();
     }

@@ -23,18 +23,23 @@
 //! assert!(text.contains("Metalayer for ArrayMeta"));
 //! assert!(!text.contains("compile_error"));
 //! ```
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod attr;
 mod bind;
 mod dispatch;
 mod docs;
+mod error;
 mod expand;
+mod item;
 mod resolve;
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::DeriveInput;
+
+use crate::error::Error;
+use crate::item::{Data, Item};
 
 /// Expands the attribute with arguments `args` on `item`, finding schemas under the crate
 /// directory `CARGO_MANIFEST_DIR`.
@@ -62,24 +67,28 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
 /// assert!(out.to_string().contains("cannot hold the array of int64 entry"));
 /// ```
 pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path::Path) -> TokenStream {
-    let mut input: DeriveInput = match syn::parse2(item) {
+    let mut input = match item::parse(item.clone()) {
         Ok(input) => input,
-        Err(e) => return e.to_compile_error(),
+        Err(e) => {
+            // The item stays, so that code using it reports nothing more.
+            let error = e.to_compile_error();
+            return quote!(#item #error);
+        }
     };
     let args = match attr::parse(args) {
         Ok(args) => args,
         Err(e) => {
-            let fallback = expand::fallback(&input, &syn::parse_quote!(::metalayer));
+            let fallback = expand::fallback(&input, &quote!(::metalayer));
             return with_errors(&input, &[e], Some(fallback));
         }
     };
     let Some(schema) = &args.schema else {
         return dispatch::expand(input, &args.krate, manifest_dir);
     };
-    if let syn::Data::Enum(_) = input.data {
+    if let Data::Enum(_) = input.data {
         return with_errors(
             &input,
-            &[syn::Error::new(
+            &[Error::new(
                 schema.lit().span(),
                 "on an enum, write `#[metalayer(dispatch)]` and name a schema per variant",
             )],
@@ -90,7 +99,7 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
     let source = match resolve::find(schema, manifest_dir) {
         Ok(source) => source,
         Err(message) => {
-            return with_errors(&input, &[syn::Error::new(schema.lit().span(), message)], fallback());
+            return with_errors(&input, &[Error::new(schema.lit().span(), message)], fallback());
         }
     };
     let layout = match resolve::layout(&source) {
@@ -98,7 +107,7 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
         Err(messages) => {
             let errors: Vec<_> = messages
                 .into_iter()
-                .map(|m| syn::Error::new(schema.lit().span(), m))
+                .map(|m| Error::new(schema.lit().span(), m))
                 .collect();
             return with_errors(&input, &errors, fallback());
         }
@@ -130,8 +139,8 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
     }
 }
 
-fn with_errors(input: &DeriveInput, errors: &[syn::Error], fallback: Option<TokenStream>) -> TokenStream {
-    let errors = errors.iter().map(syn::Error::to_compile_error);
+fn with_errors(input: &Item, errors: &[Error], fallback: Option<TokenStream>) -> TokenStream {
+    let errors = errors.iter().map(Error::to_compile_error);
     quote! {
         #input
         #(#errors)*

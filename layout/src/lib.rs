@@ -48,6 +48,7 @@
 //!     "pair_v0.toml:22:38: marker 0xd2 does not belong to int64: its marker is 0xd3"
 //! );
 //! ```
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod check;

@@ -49,11 +49,13 @@ pub enum DispatchError {
         /// The enum's candidates.
         candidates: &'static [Candidate],
     },
-    /// No layout's fixed prefix fits the bytes.
+    /// No layout's fixed prefix fits the bytes, and the bytes do not single one out: no layout
+    /// fits their first byte, or the layouts that fit them furthest all refuse the byte at the
+    /// same offset.
     NoLayoutFits {
         /// The metalayer name.
         metalayer: &'static str,
-        /// The first offset where the candidates' expectations differ.
+        /// Where the layouts that fit the bytes furthest refuse them.
         offset: usize,
         /// The byte there, if the input is that long.
         found: Option<u8>,
@@ -121,43 +123,53 @@ impl From<DecodeError> for DispatchError {
 /// Picks the candidate stored under `metalayer` whose fixed prefix fits `input`.
 ///
 /// Dispatch enums are checked at compile time so that no two candidates under one name accept
-/// the same prefix; the first that fits is the only one.
+/// the same prefix; the first that fits is the only one. When none fits, the candidate that fits
+/// the longest start of `input`, at least its first byte, is picked if it is the only one that
+/// fits that far: the bytes single it out, and its strict decoder then says what is wrong.
+/// Otherwise the error names the offset where the candidates that fit furthest all refuse the
+/// input.
 ///
 /// ```
 /// use metalayer_runtime::{Candidate, select};
 ///
 /// static CANDIDATES: [Candidate; 2] = [
-///     Candidate { schema: "b2nd_v1", metalayer: "b2nd", prefix: &[(0x97, 0x97)] },
-///     Candidate { schema: "b2nd_v0", metalayer: "b2nd", prefix: &[(0x96, 0x96)] },
+///     Candidate { schema: "b2nd_v1", metalayer: "b2nd", prefix: &[(0x97, 0x97), (0, 0)] },
+///     Candidate { schema: "b2nd_v0", metalayer: "b2nd", prefix: &[(0x96, 0x96), (0, 0)] },
 /// ];
 /// assert_eq!(select(&CANDIDATES, "b2nd", &[0x96, 0x00]), Ok(1));
 /// assert_eq!(
 ///     select(&CANDIDATES, "b2nd", &[0x95]).unwrap_err().to_string(),
 ///     "no b2nd layout fits: at byte 0x00 b2nd_v1 expects 0x97, b2nd_v0 expects 0x96; found 0x95"
 /// );
+/// // 0x96 singles out b2nd_v0, whose decoder reports the byte after it.
+/// assert_eq!(select(&CANDIDATES, "b2nd", &[0x96, 0x01]), Ok(1));
 /// ```
 pub fn select(candidates: &'static [Candidate], metalayer: &str, input: &[u8]) -> Result<usize, DispatchError> {
-    let mut named = candidates
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.metalayer == metalayer)
-        .peekable();
-    let Some(&(_, first)) = named.peek() else {
+    // The candidate that fits the longest start of the input, where it refuses the input, and
+    // whether another candidate fits as far.
+    let mut best: Option<(usize, usize)> = None;
+    let mut tied = false;
+    for (i, c) in candidates.iter().enumerate().filter(|(_, c)| c.metalayer == metalayer) {
+        let Some(refused_at) = c.prefix.iter().zip(input).position(|(&(lo, hi), &b)| b < lo || b > hi) else {
+            return Ok(i);
+        };
+        match best {
+            Some((at, _)) if refused_at < at => {}
+            Some((at, _)) if refused_at == at => tied = true,
+            _ => {
+                best = Some((refused_at, i));
+                tied = false;
+            }
+        }
+    }
+    let Some((offset, i)) = best else {
         return Err(DispatchError::UnknownName { candidates });
     };
-    let mut longest = 0;
-    for (i, c) in named.clone() {
-        if c.accepts(input) {
-            return Ok(i);
-        }
-        longest = longest.max(c.prefix.len());
+    if !tied && offset > 0 {
+        return Ok(i);
     }
-    // The first offset where the candidates' expectations are not all the same.
-    let offset = (0..longest)
-        .find(|&o| named.clone().any(|(_, c)| c.prefix.get(o) != first.prefix.get(o)))
-        .unwrap_or(0);
     Err(DispatchError::NoLayoutFits {
-        metalayer: first.metalayer,
+        metalayer: candidates[i].metalayer,
         offset,
         found: input.get(offset).copied(),
         candidates,

@@ -31,7 +31,7 @@ impl<'b> Encoder<'b> {
     /// use metalayer_runtime::Encoder;
     ///
     /// let err = Encoder::new(&mut [0u8; 2], 53, "b2nd_v1").unwrap_err();
-    /// assert_eq!(err.to_string(), "b2nd_v1: in the container: expected a buffer of at least 53 bytes, found 2");
+    /// assert_eq!(err.to_string(), "b2nd_v1: expected a buffer of at least 53 bytes, found 2");
     /// ```
     #[inline]
     pub fn new(buf: &'b mut [u8], needed: usize, schema: &'static str) -> Result<Self, EncodeError> {

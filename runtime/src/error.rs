@@ -118,11 +118,10 @@ impl fmt::Debug for Int {
 }
 
 /// What went wrong while decoding, with what was expected and what was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DecodeErrorKind {
     /// A marker byte differs from the one the schema states.
-    #[error("expected {wire} marker {expected:#04x}, found {found:#04x}")]
     Marker {
         /// The wire type whose marker was expected (`int64`, `str32`, `fixarray`).
         wire: &'static str,
@@ -132,7 +131,6 @@ pub enum DecodeErrorKind {
         found: u8,
     },
     /// An array header byte differs from `0x90 + count`.
-    #[error("expected array header {expected:#04x} (0x90 + {count_entry} {count}), found {found:#04x}")]
     ArrayHeader {
         /// The entry that holds the element count.
         count_entry: &'static str,
@@ -144,13 +142,11 @@ pub enum DecodeErrorKind {
         found: u8,
     },
     /// A byte that should be a positive fixint (0x00..=0x7f) is not one.
-    #[error("expected positive fixint 0x00..=0x7f, found {found:#04x}")]
     NotFixint {
         /// The byte in the input.
         found: u8,
     },
     /// The input ends before the entry does.
-    #[error("expected {needed} more bytes, found {available}")]
     Truncated {
         /// Bytes the entry still needs.
         needed: usize,
@@ -158,7 +154,6 @@ pub enum DecodeErrorKind {
         available: usize,
     },
     /// A constant entry holds another value.
-    #[error("expected constant {expected}, found {found}")]
     Constant {
         /// The value the schema states.
         expected: Int,
@@ -166,7 +161,6 @@ pub enum DecodeErrorKind {
         found: Int,
     },
     /// An integer lies outside the schema's `min..=max`.
-    #[error("expected a value in {min}..={max}, found {found}")]
     OutOfRange {
         /// The smallest allowed value.
         min: Int,
@@ -176,13 +170,11 @@ pub enum DecodeErrorKind {
         found: Int,
     },
     /// A string is not valid UTF-8; the error's offset is that of the first invalid byte.
-    #[error("expected UTF-8 text, found an invalid sequence after {valid_up_to} valid bytes")]
     InvalidUtf8 {
         /// How many bytes of the string are valid.
         valid_up_to: usize,
     },
     /// An array or string has more elements than the field's fixed capacity.
-    #[error("expected at most {capacity} elements (the field's capacity), found {found}")]
     Capacity {
         /// The capacity of the field's type.
         capacity: usize,
@@ -190,7 +182,6 @@ pub enum DecodeErrorKind {
         found: usize,
     },
     /// A string is longer than the field's fixed capacity.
-    #[error("expected at most {capacity} bytes (the field's capacity), found {found}")]
     StrCapacity {
         /// The capacity of the field's type, in bytes.
         capacity: usize,
@@ -198,7 +189,6 @@ pub enum DecodeErrorKind {
         found: usize,
     },
     /// An array has another length than the field's fixed-size array type.
-    #[error("expected exactly {expected} elements (the field's array length), found {found}")]
     FixedLength {
         /// The length of the field's array type.
         expected: usize,
@@ -206,7 +196,6 @@ pub enum DecodeErrorKind {
         found: usize,
     },
     /// Bytes follow the last entry.
-    #[error("expected end of input, found {count} trailing bytes")]
     TrailingBytes {
         /// How many bytes follow.
         count: usize,
@@ -229,8 +218,7 @@ pub enum DecodeErrorKind {
 ///     "b2nd_v1: at byte 0x0d in shape[1]: expected int64 marker 0xd3, found 0xd2"
 /// );
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("{schema}: at byte {offset:#04x} {}: {kind}", PathPhrase(path))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DecodeError {
     schema: &'static str,
     offset: usize,
@@ -313,11 +301,10 @@ impl DecodeError {
 }
 
 /// What was wrong with the values handed to an encoder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeErrorKind {
     /// Arrays counted by the same entry have different lengths.
-    #[error("expected {expected} elements (the length of {reference}, both counted by {count_entry}), found {found}")]
     LengthMismatch {
         /// The entry both arrays are counted by.
         count_entry: &'static str,
@@ -329,7 +316,6 @@ pub enum EncodeErrorKind {
         found: usize,
     },
     /// A count (the length of an array) lies outside the schema's `min..=max`.
-    #[error("expected a length in {min}..={max} (stored in {count_entry}), found {found}")]
     CountOutOfRange {
         /// The entry the length is stored in.
         count_entry: &'static str,
@@ -341,7 +327,6 @@ pub enum EncodeErrorKind {
         found: usize,
     },
     /// An integer field lies outside the schema's `min..=max` or its wire type's range.
-    #[error("expected a value in {min}..={max}, found {found}")]
     OutOfRange {
         /// The smallest allowed value.
         min: Int,
@@ -351,7 +336,6 @@ pub enum EncodeErrorKind {
         found: Int,
     },
     /// A string is longer than its wire type's length prefix can state.
-    #[error("expected at most {max} bytes for {wire}, found {found}")]
     StringTooLong {
         /// The string wire type (`str8`, `str16`, `str32`).
         wire: &'static str,
@@ -361,7 +345,6 @@ pub enum EncodeErrorKind {
         found: usize,
     },
     /// The output buffer is smaller than the encoding.
-    #[error("expected a buffer of at least {needed} bytes, found {available}")]
     BufferTooSmall {
         /// The encoded length.
         needed: usize,
@@ -386,8 +369,7 @@ pub enum EncodeErrorKind {
 ///     "b2nd_v1: in chunkshape: expected 2 elements (the length of shape, both counted by ndim), found 3"
 /// );
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("{schema}: in {path}: {kind}")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EncodeError {
     schema: &'static str,
     path: Path,
@@ -401,7 +383,7 @@ impl EncodeError {
     /// use metalayer_runtime::{EncodeError, EncodeErrorKind, Path};
     ///
     /// let err = EncodeError::new("b2nd_v1", Path::Container, EncodeErrorKind::BufferTooSmall { needed: 53, available: 8 });
-    /// assert_eq!(err.to_string(), "b2nd_v1: in the container: expected a buffer of at least 53 bytes, found 8");
+    /// assert_eq!(err.to_string(), "b2nd_v1: expected a buffer of at least 53 bytes, found 8");
     /// ```
     pub const fn new(schema: &'static str, path: Path, kind: EncodeErrorKind) -> Self {
         EncodeError { schema, path, kind }
@@ -438,5 +420,137 @@ impl EncodeError {
     /// ```
     pub const fn kind(&self) -> EncodeErrorKind {
         self.kind
+    }
+}
+
+impl fmt::Display for DecodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            DecodeErrorKind::Marker { wire, expected, found } => {
+                write!(f, "expected {wire} marker {expected:#04x}, found {found:#04x}")
+            }
+            DecodeErrorKind::ArrayHeader {
+                count_entry,
+                count,
+                expected,
+                found,
+            } => write!(
+                f,
+                "expected array header {expected:#04x} (0x90 + {count_entry} {count}), found {found:#04x}"
+            ),
+            DecodeErrorKind::NotFixint { found } => {
+                write!(f, "expected positive fixint 0x00..=0x7f, found {found:#04x}")
+            }
+            DecodeErrorKind::Truncated { needed, available } => {
+                let s = if needed == 1 { "" } else { "s" };
+                write!(f, "expected {needed} more byte{s}, found {available}")
+            }
+            DecodeErrorKind::Constant { expected, found } => write!(f, "expected constant {expected}, found {found}"),
+            DecodeErrorKind::OutOfRange { min, max, found } => {
+                write!(f, "expected a value in {min}..={max}, found {found}")
+            }
+            DecodeErrorKind::InvalidUtf8 { valid_up_to } => write!(
+                f,
+                "expected UTF-8 text, found an invalid sequence after {}",
+                Count(valid_up_to, "valid byte")
+            ),
+            DecodeErrorKind::Capacity { capacity, found } => write!(
+                f,
+                "expected at most {} (the field's capacity), found {found}",
+                Count(capacity, "element")
+            ),
+            DecodeErrorKind::StrCapacity { capacity, found } => write!(
+                f,
+                "expected at most {} (the field's capacity), found {found}",
+                Count(capacity, "byte")
+            ),
+            DecodeErrorKind::FixedLength { expected, found } => write!(
+                f,
+                "expected exactly {} (the field's array length), found {found}",
+                Count(expected, "element")
+            ),
+            DecodeErrorKind::TrailingBytes { count } => {
+                write!(f, "expected end of input, found {}", Count(count, "trailing byte"))
+            }
+        }
+    }
+}
+
+impl core::error::Error for DecodeErrorKind {}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: at byte {:#04x} {}: {}",
+            self.schema,
+            self.offset,
+            PathPhrase(&self.path),
+            self.kind
+        )
+    }
+}
+
+impl core::error::Error for DecodeError {}
+
+impl fmt::Display for EncodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            EncodeErrorKind::LengthMismatch {
+                count_entry,
+                reference,
+                expected,
+                found,
+            } => write!(
+                f,
+                "expected {} (the length of {reference}, both counted by {count_entry}), found {found}",
+                Count(expected, "element")
+            ),
+            EncodeErrorKind::CountOutOfRange {
+                count_entry,
+                min,
+                max,
+                found,
+            } => write!(
+                f,
+                "expected a length in {min}..={max} (stored in {count_entry}), found {found}"
+            ),
+            EncodeErrorKind::OutOfRange { min, max, found } => {
+                write!(f, "expected a value in {min}..={max}, found {found}")
+            }
+            EncodeErrorKind::StringTooLong { wire, max, found } => {
+                let s = if max == 1 { "" } else { "s" };
+                write!(f, "expected at most {max} byte{s} for {wire}, found {found}")
+            }
+            EncodeErrorKind::BufferTooSmall { needed, available } => write!(
+                f,
+                "expected a buffer of at least {}, found {available}",
+                Count(needed, "byte")
+            ),
+        }
+    }
+}
+
+impl core::error::Error for EncodeErrorKind {}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            // The buffer is the caller's, not a place in the layout.
+            EncodeErrorKind::BufferTooSmall { .. } => write!(f, "{}: {}", self.schema, self.kind),
+            _ => write!(f, "{}: in {}: {}", self.schema, self.path, self.kind),
+        }
+    }
+}
+
+impl core::error::Error for EncodeError {}
+
+/// `1 byte`, `2 bytes`: a count and its noun, in the singular or the plural.
+struct Count(usize, &'static str);
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = if self.0 == 1 { "" } else { "s" };
+        write!(f, "{} {}{s}", self.0, self.1)
     }
 }

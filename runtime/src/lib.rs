@@ -19,6 +19,7 @@
 //! # Ok::<(), metalayer_runtime::DecodeError>(())
 //! ```
 #![no_std]
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "alloc")]
@@ -163,7 +164,7 @@ pub trait Metalayer {
 /// assert_eq!(Tiny::decode(&[0x91, 0x05])?.0, 5);
 /// assert_eq!(
 ///     Tiny::decode(&[0x91, 0x05, 0x00]).unwrap_err().to_string(),
-///     "tiny_v0: at byte 0x02 after the last entry: expected end of input, found 1 trailing bytes"
+///     "tiny_v0: at byte 0x02 after the last entry: expected end of input, found 1 trailing byte"
 /// );
 /// # Ok::<(), DecodeError>(())
 /// ```
