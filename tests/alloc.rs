@@ -15,18 +15,16 @@
 //!   for `b2nd_v0`, 6 and no dtype for `caterva_v0`), in one allocation per non-empty field.
 //!
 //! Where it comes from: the decoder allocates in two places only, and errors are `Copy` values.
-//! - An array field `Vec<T>` reserves `min(count, remaining / wire_size)` elements once, right
-//!   after the array header, where `wire_size` is an element's encoded size (9 bytes for int64,
-//!   5 for int32) and `remaining` the input bytes left. An element is pushed only after its
-//!   `wire_size` bytes were read, so the reservation is never outgrown and the element that the
-//!   input cannot hold fails before its push. The reservation costs at most `8/9` (int64) or
-//!   `4/5` (int32) of the bytes left, and a completed array at most that share of the bytes it
-//!   consumed.
+//! - An array field `Vec<T>` is allocated once, with exactly `count` elements, after the decoder
+//!   has read and checked all `count` elements (`count * wire_size` bytes, where `wire_size` is
+//!   an element's encoded size: 9 bytes for int64, 5 for int32). An array the input cannot hold
+//!   fails before any allocation, and a completed one costs `8/9` (int64) or `4/5` (int32) of
+//!   the bytes it consumed.
 //! - A string field copies its text after the decoder checked that the input holds all of it:
 //!   exactly the `len` bytes consumed.
 //!
 //! Each allocation is thus paid for by distinct input bytes (the consumed bytes of completed
-//! fields, or the bytes left for the field being read), so the sum stays within `n`. The worst
+//! fields), so the sum stays within `n`. The worst
 //! ratio is reached by valid inputs with a long dtype: `(16 * ndim + len) / (12 + 19 * ndim +
 //! len)`, below 1 and tending to 1.
 //!
@@ -580,27 +578,26 @@ fn hostile_lengths() {
     t.report("hostile lengths");
 }
 
-/// Regression test: an array field reserves no more elements than the rest of the input can
-/// encode. A decoder that reserved `count` elements from the header alone would allocate 128
-/// bytes for the 4-byte input `97 00 10 a0` (ndim 16, then the end).
+/// Regression test: an array field allocates only once the input has been found to hold all of
+/// its elements. A decoder that reserved `count` elements from the header alone would allocate
+/// 128 bytes for the 4-byte input `97 00 10 a0` (ndim 16, then the end).
 #[test]
-fn array_reservation_is_bounded_by_the_remaining_input() {
+fn arrays_allocate_only_when_complete() {
     let full = v1_bytes(16, b"<f8");
-    // The shape array starts at byte 4; each int64 element takes 9 bytes.
+    // The shape array starts at byte 4; each int64 element takes 9 bytes. Cut anywhere inside
+    // it, nothing is allocated.
     for n in 4..4 + 16 * 9 {
         let input = &full[..n];
         let (r, s) = measure(|| B2ndV1::decode(black_box(input)));
         assert!(r.is_err());
-        let fit = (n - 4) / 9;
-        assert_eq!(s.bytes, 8 * fit, "{n} bytes hold {fit} int64 elements: {s:?}");
-        assert_eq!(s.allocs, usize::from(fit > 0));
+        assert_eq!((s.allocs, s.bytes), (0, 0), "{n} bytes: {s:?}");
     }
-    // Same for chunkshape, int32 elements of 5 bytes, after a complete shape of 16 * 8 bytes.
+    // Cut inside chunkshape (int32 elements of 5 bytes), only the complete shape of 16 * 8
+    // bytes is allocated.
     let chunk_at = 4 + 16 * 9 + 1;
     for n in chunk_at..chunk_at + 16 * 5 {
         let (_, s) = measure(|| B2ndV1::decode(black_box(&full[..n])));
-        let fit = (n - chunk_at) / 5;
-        assert_eq!(s.bytes, 16 * 8 + 4 * fit, "{n} bytes: {s:?}");
+        assert_eq!((s.allocs, s.bytes), (1, 16 * 8), "{n} bytes: {s:?}");
     }
 }
 

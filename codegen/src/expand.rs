@@ -209,8 +209,9 @@ pub(crate) fn expand(input: &Item, layout: &Layout, bound: &Bound<'_>, krate: &T
                             let __at = __d.position();
                             let #var = #read?;
                             #range
+                            __value.#fname = #var;
                         });
-                        field_inits.push(quote!(#fname: #var));
+                        field_inits.push(quote!(#fname: 0));
                         // A fixint field is a u8, which holds more than 0x7f.
                         if narrowed || *wire == IntWire::FixInt {
                             checks.push(quote! {
@@ -225,7 +226,7 @@ pub(crate) fn expand(input: &Item, layout: &Layout, bound: &Bound<'_>, krate: &T
             (EntryKind::Str { wire }, Slot::Field(f)) => {
                 let fname = &f.ident;
                 let fty = &f.ty;
-                let var = field_var(name);
+
                 let width = wire.width();
                 let marker = u8_lit(wire.marker());
                 let wname = wire.name();
@@ -234,11 +235,11 @@ pub(crate) fn expand(input: &Item, layout: &Layout, bound: &Bound<'_>, krate: &T
                 decode.push(quote! {
                     let __at = __d.position();
                     let __text = __d.str::<#width>(#marker, #wname, #path)?;
-                    let #var = <#fty as #rt::StrField<#de>>::from_text(__text).map_err(|capacity| {
+                    __value.#fname = <#fty as #rt::StrField<#de>>::from_text(__text).map_err(|capacity| {
                         __d.error_at(__at, #path, #rt::DecodeErrorKind::StrCapacity { capacity, found: __text.len() })
                     })?;
                 });
-                field_inits.push(quote!(#fname: #var));
+                field_inits.push(quote!(#fname: <#fty as #rt::StrField<#de>>::empty()));
                 let text = quote!(<#fty as #rt::StrField<'_>>::text(&self.#fname));
                 len_parts.push(quote!(1usize + #width + #text.len()));
                 checks.push(quote!(#rt::check_str_len(Self::SCHEMA, #name, #wname, #text, #max)?;));
@@ -253,22 +254,32 @@ pub(crate) fn expand(input: &Item, layout: &Layout, bound: &Bound<'_>, krate: &T
             (EntryKind::Array { element, count, .. }, Slot::Field(f)) => {
                 let fname = &f.ident;
                 let fty = &f.ty;
-                let var = field_var(name);
+
                 let count_name = layout.entries[*count].name.as_str();
                 let count = count_var(count_name);
                 let elem = rust_int(*element);
                 let size = element.size();
                 let elem_path = quote!(#rt::Path::Element(#name, __i));
-                let read = read_int(*element, &elem_path, &quote!(__d));
+                let elements_read = match element.marker() {
+                    None => quote!(__d.fixint_array(#count, #name)?.iter().copied()),
+                    Some(marker) => {
+                        let marker = u8_lit(marker);
+                        let width = element.width();
+                        let wname = element.name();
+                        quote! {
+                            __d.int_array::<#width>(#count, #marker, #wname, #name)?.payloads().map(#elem::from_be_bytes)
+                        }
+                    }
+                };
                 decode.push(quote! {
                     let __at = __d.position();
                     __d.array_header(#count, #count_name, #path)?;
-                    let #var = <#fty as #rt::ArrayField<#elem>>::decode_elements(
-                        &mut __d, __at, #count, #size, #name,
-                        |__d, __i| #read,
-                    )?;
+                    if let ::core::result::Result::Err(__kind) = <#fty as #rt::ArrayField<#elem>>::check_count(#count) {
+                        return ::core::result::Result::Err(__d.error_at(__at, #path, __kind));
+                    }
+                    <#fty as #rt::ArrayField<#elem>>::fill(&mut __value.#fname, #elements_read);
                 });
-                field_inits.push(quote!(#fname: #var));
+                field_inits.push(quote!(#fname: <#fty as #rt::ArrayField<#elem>>::empty()));
                 let elements = quote!(<#fty as #rt::ArrayField<#elem>>::elements(&self.#fname));
                 len_parts.push(quote!(1usize + #elements.len() * #size));
                 if *element == IntWire::FixInt {
@@ -279,12 +290,16 @@ pub(crate) fn expand(input: &Item, layout: &Layout, bound: &Bound<'_>, krate: &T
                     });
                 }
                 visits.push(quote!(__v.ints(#name, &mut #elements.iter().map(|__x| *__x as i128));));
-                let write_elem = write_int(*element, &quote!(*__v));
+                let write_elements = match element.marker() {
+                    None => quote!(__e.bytes(#elements);),
+                    Some(marker) => {
+                        let marker = u8_lit(marker);
+                        quote!(__e.int_array(#marker, #elements.iter().map(|__v| __v.to_be_bytes()));)
+                    }
+                };
                 writes.push(quote! {
                     __e.byte(0x90u8.wrapping_add(#count as u8));
-                    for __v in #elements {
-                        #write_elem
-                    }
+                    #write_elements
                 });
             }
             // Unbound entries only occur with binding errors, which never reach here.
@@ -323,9 +338,24 @@ pub(crate) fn expand(input: &Item, layout: &Layout, bound: &Bound<'_>, krate: &T
             #[inline]
             fn decode_prefix(__input: &#de [u8]) -> ::core::result::Result<(Self, usize), #rt::DecodeError> {
                 let mut __d = #rt::Decoder::new(__input, <Self as #rt::Metalayer>::SCHEMA);
+                // Built empty first and filled in place, entry by entry: no field is moved
+                // after it is read.
+                let mut __value = Self { #(#field_inits),* };
                 __d.container(#container)?;
                 #(#decode)*
-                ::core::result::Result::Ok((Self { #(#field_inits),* }, __d.position()))
+                ::core::result::Result::Ok((__value, __d.position()))
+            }
+
+            // The same steps as `decode_prefix`, written out again so that the end is checked
+            // before the value is returned, without a second move.
+            #[inline]
+            fn decode(__input: &#de [u8]) -> ::core::result::Result<Self, #rt::DecodeError> {
+                let mut __d = #rt::Decoder::new(__input, <Self as #rt::Metalayer>::SCHEMA);
+                let mut __value = Self { #(#field_inits),* };
+                __d.container(#container)?;
+                #(#decode)*
+                __d.end()?;
+                ::core::result::Result::Ok(__value)
             }
         }
     }

@@ -72,16 +72,16 @@ impl<'de> Decoder<'de> {
     /// let err = d.error_at(3, Path::Entry("ndim"), DecodeErrorKind::NotFixint { found: 0xff });
     /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x03 in ndim: expected positive fixint 0x00..=0x7f, found 0xff");
     /// ```
-    #[cold]
-    pub const fn error_at(&self, offset: usize, path: Path, kind: DecodeErrorKind) -> DecodeError {
-        DecodeError::new(self.schema, offset, path, kind)
+    #[inline]
+    pub fn error_at(&self, offset: usize, path: Path, kind: DecodeErrorKind) -> DecodeError {
+        // Only values leave for the out-of-line constructor, never `self`: the decoder's
+        // position can then stay in a register on the paths that do not fail.
+        error(self.schema, offset, path, kind)
     }
 
-    #[cold]
-    #[inline(never)]
+    #[inline]
     fn truncated(&self, needed: usize, path: Path) -> DecodeError {
-        let available = self.remaining();
-        self.error_at(self.pos, path, DecodeErrorKind::Truncated { needed, available })
+        truncated(self.schema, self.pos, needed, self.remaining(), path)
     }
 
     /// Checks that `needed` bytes are left, without consuming them.
@@ -204,8 +204,139 @@ impl<'de> Decoder<'de> {
     /// ```
     #[inline]
     pub fn int<const N: usize>(&mut self, marker: u8, wire: &'static str, path: Path) -> Result<[u8; N], DecodeError> {
-        self.marker(marker, wire, path)?;
-        self.take::<N>(path)
+        let rest = self.input.get(self.pos..).unwrap_or_default();
+        match rest.split_first() {
+            Some((&found, payload)) if found == marker => match payload.first_chunk::<N>() {
+                Some(bytes) => {
+                    self.pos += 1 + N;
+                    Ok(*bytes)
+                }
+                None => Err(truncated(self.schema, self.pos + 1, N, payload.len(), path)),
+            },
+            Some((&found, _)) => Err(error(
+                self.schema,
+                self.pos,
+                path,
+                DecodeErrorKind::Marker {
+                    wire,
+                    expected: marker,
+                    found,
+                },
+            )),
+            None => Err(self.truncated(1, path)),
+        }
+    }
+
+    /// Reads the `count` elements of an array entry, each a `marker` byte and `N` big-endian
+    /// payload bytes, checking every marker with one bounds check for the whole array. Returns
+    /// the elements' bytes; [`IntArray::payloads`] gives each payload. Errors name the first bad
+    /// element, exactly as reading the elements one by one with [`int`](Self::int) would.
+    ///
+    /// ```
+    /// use metalayer_runtime::Decoder;
+    ///
+    /// let bytes = [0xd2, 0, 0, 0, 7, 0xd2, 0, 0, 1, 0];
+    /// let mut d = Decoder::new(&bytes, "x");
+    /// let shape = d.int_array::<4>(2, 0xd2, "int32", "chunkshape")?;
+    /// let values: Vec<i32> = shape.payloads().map(i32::from_be_bytes).collect();
+    /// assert_eq!(values, [7, 256]);
+    ///
+    /// let err = Decoder::new(&bytes[..8], "x").int_array::<4>(2, 0xd2, "int32", "chunkshape").unwrap_err();
+    /// assert_eq!(err.to_string(), "x: at byte 0x06 in chunkshape[1]: expected 4 more bytes, found 2");
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn int_array<const N: usize>(
+        &mut self,
+        count: usize,
+        marker: u8,
+        wire: &'static str,
+        entry: &'static str,
+    ) -> Result<IntArray<'de, N>, DecodeError> {
+        let rest = self.input.get(self.pos..).unwrap_or_default();
+        let size = count.saturating_mul(1 + N);
+        match rest.get(..size) {
+            Some(bytes) if bytes.chunks_exact(1 + N).fold(true, |ok, c| ok & (c[0] == marker)) => {
+                self.pos += size;
+                Ok(IntArray { bytes })
+            }
+            _ => Err(self.int_array_error::<N>(count, marker, wire, entry)),
+        }
+    }
+
+    /// The error [`int_array`](Self::int_array) reports: the first element that does not read.
+    #[cold]
+    #[inline(never)]
+    fn int_array_error<const N: usize>(
+        &self,
+        count: usize,
+        marker: u8,
+        wire: &'static str,
+        entry: &'static str,
+    ) -> DecodeError {
+        let mut d = Decoder { ..*self };
+        for i in 0..count {
+            if let Err(e) = d.int::<N>(marker, wire, Path::Element(entry, i)) {
+                return e;
+            }
+        }
+        // Unreachable when called on a failed read; still an error that names the entry.
+        truncated(
+            self.schema,
+            self.pos,
+            count.saturating_mul(1 + N),
+            self.remaining(),
+            Path::Entry(entry),
+        )
+    }
+
+    /// Reads the `count` elements of an array of positive fixints: `count` bytes, each in
+    /// 0x00..=0x7f.
+    ///
+    /// ```
+    /// use metalayer_runtime::Decoder;
+    ///
+    /// let mut d = Decoder::new(&[1, 2, 0x80], "x");
+    /// assert_eq!(d.fixint_array(2, "flags")?, [1, 2]);
+    /// let err = d.fixint_array(1, "more").unwrap_err();
+    /// assert_eq!(err.to_string(), "x: at byte 0x02 in more[0]: expected positive fixint 0x00..=0x7f, found 0x80");
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn fixint_array(&mut self, count: usize, entry: &'static str) -> Result<&'de [u8], DecodeError> {
+        let rest = self.input.get(self.pos..).unwrap_or_default();
+        match rest.get(..count) {
+            Some(bytes) if bytes.iter().fold(0, |acc, &b| acc | b) <= 0x7f => {
+                self.pos += count;
+                Ok(bytes)
+            }
+            _ => {
+                let mut d = Decoder { ..*self };
+                for i in 0..count {
+                    d.fixint(Path::Element(entry, i))?;
+                }
+                Err(self.truncated(count, Path::Entry(entry)))
+            }
+        }
+    }
+
+    /// Checks that the input ends here: the last step of decoding a whole input.
+    ///
+    /// ```
+    /// use metalayer_runtime::Decoder;
+    ///
+    /// let mut d = Decoder::new(&[0x90, 0x00], "x");
+    /// d.container(0x90)?;
+    /// let err = d.end().unwrap_err();
+    /// assert_eq!(err.to_string(), "x: at byte 0x01 after the last entry: expected end of input, found 1 trailing byte");
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn end(&self) -> Result<(), DecodeError> {
+        match self.remaining() {
+            0 => Ok(()),
+            count => Err(self.error_at(self.pos, Path::End, DecodeErrorKind::TrailingBytes { count })),
+        }
     }
 
     /// Reads an array header and checks that it is `0x90 + count` (c-blosc2's arithmetic, which
@@ -329,4 +460,66 @@ impl<'de> Decoder<'de> {
         }
         Ok(())
     }
+}
+
+/// The elements of an array entry, as [`Decoder::int_array`] read and checked them: each a marker
+/// byte and `N` payload bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct IntArray<'de, const N: usize> {
+    bytes: &'de [u8],
+}
+
+impl<'de, const N: usize> IntArray<'de, N> {
+    /// The number of elements.
+    ///
+    /// ```
+    /// let mut d = metalayer_runtime::Decoder::new(&[0xcc, 1, 0xcc, 2], "x");
+    /// assert_eq!(d.int_array::<1>(2, 0xcc, "uint8", "a")?.len(), 2);
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.bytes.len() / (1 + N)
+    }
+
+    /// Whether there are no elements.
+    ///
+    /// ```
+    /// let mut d = metalayer_runtime::Decoder::new(&[], "x");
+    /// assert!(d.int_array::<8>(0, 0xd3, "int64", "shape")?.is_empty());
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Each element's big-endian payload, without its marker.
+    ///
+    /// ```
+    /// let mut d = metalayer_runtime::Decoder::new(&[0xd1, 1, 0, 0xd1, 0xff, 0xfe], "x");
+    /// let a = d.int_array::<2>(2, 0xd1, "int16", "a")?;
+    /// assert_eq!(a.payloads().map(i16::from_be_bytes).collect::<Vec<_>>(), [256, -2]);
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline]
+    pub fn payloads(&self) -> impl ExactSizeIterator<Item = [u8; N]> + 'de {
+        self.bytes
+            .chunks_exact(1 + N)
+            .map(|c| c[1..].first_chunk::<N>().copied().unwrap_or([0; N]))
+    }
+}
+
+/// Builds an error out of line, from values only.
+#[cold]
+#[inline(never)]
+fn error(schema: &'static str, offset: usize, path: Path, kind: DecodeErrorKind) -> DecodeError {
+    DecodeError::new(schema, offset, path, kind)
+}
+
+/// The error of an input that ends `available` bytes after `offset`, where `needed` are.
+#[cold]
+#[inline(never)]
+fn truncated(schema: &'static str, offset: usize, needed: usize, available: usize, path: Path) -> DecodeError {
+    DecodeError::new(schema, offset, path, DecodeErrorKind::Truncated { needed, available })
 }

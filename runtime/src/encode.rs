@@ -76,6 +76,30 @@ impl<'b> Encoder<'b> {
         self.pos += bytes.len();
     }
 
+    /// Writes the elements of an array entry, each `marker` and its `N` payload bytes, with one
+    /// bounds check for the whole array.
+    ///
+    /// ```
+    /// use metalayer_runtime::Encoder;
+    ///
+    /// let mut buf = [0u8; 10];
+    /// let mut e = Encoder::new(&mut buf, 10, "x")?;
+    /// e.int_array(0xd2, [7i32, 256].iter().map(|v| v.to_be_bytes()));
+    /// assert_eq!(e.finish(), 10);
+    /// assert_eq!(buf, [0xd2, 0, 0, 0, 7, 0xd2, 0, 0, 1, 0]);
+    /// # Ok::<(), metalayer_runtime::EncodeError>(())
+    /// ```
+    #[inline]
+    pub fn int_array<const N: usize>(&mut self, marker: u8, payloads: impl ExactSizeIterator<Item = [u8; N]>) {
+        let size = payloads.len() * (1 + N);
+        let out = &mut self.buf[self.pos..self.pos + size];
+        for (chunk, payload) in out.chunks_exact_mut(1 + N).zip(payloads) {
+            chunk[0] = marker;
+            chunk[1..].copy_from_slice(&payload);
+        }
+        self.pos += size;
+    }
+
     /// The number of bytes written.
     ///
     /// ```

@@ -1,7 +1,6 @@
 //! The Rust types a field may have: owned, fixed-size, fixed-capacity and borrowed.
 
-use crate::decode::Decoder;
-use crate::error::{DecodeError, DecodeErrorKind, Path};
+use crate::error::DecodeErrorKind;
 
 /// A field type that holds an array entry: `Vec<T>`, `[T; N]`, or with the `arrayvec` feature
 /// `arrayvec::ArrayVec<T, N>`.
@@ -20,31 +19,43 @@ pub trait ArrayField<T: Copy>: Sized {
     /// The elements to encode.
     fn elements(&self) -> &[T];
 
-    /// Decodes `count` elements with `read`, after the array header at `at`. `wire_size` is the
-    /// encoded size of one element: an owned field allocates no more elements than the input can
-    /// still hold.
+    /// Whether the type holds `count` elements, before any is read; if not, what the error
+    /// reports ([`DecodeErrorKind::FixedLength`] or [`DecodeErrorKind::Capacity`]).
     ///
     /// ```
-    /// use metalayer_runtime::{ArrayField, Decoder, Path};
+    /// use metalayer_runtime::{ArrayField, DecodeErrorKind};
     ///
-    /// let bytes = [0xd2, 0, 0, 0, 3, 0xd2, 0, 0, 0, 4];
-    /// let mut d = Decoder::new(&bytes, "x");
-    /// let v: [i32; 2] = ArrayField::decode_elements(&mut d, 0, 2, 5, "chunkshape", |d, i| {
-    ///     d.int::<4>(0xd2, "int32", Path::Element("chunkshape", i)).map(i32::from_be_bytes)
-    /// })?;
+    /// assert!(<Vec<i64> as ArrayField<i64>>::check_count(16).is_ok());
+    /// assert_eq!(
+    ///     <[i32; 2] as ArrayField<i32>>::check_count(3),
+    ///     Err(DecodeErrorKind::FixedLength { expected: 2, found: 3 })
+    /// );
+    /// ```
+    fn check_count(count: usize) -> Result<(), DecodeErrorKind>;
+
+    /// The value a decoder starts from before it fills the field: empty, or zeros for `[T; N]`.
+    /// It allocates nothing.
+    ///
+    /// ```
+    /// use metalayer_runtime::ArrayField;
+    ///
+    /// assert_eq!(<[i32; 2] as ArrayField<i32>>::empty(), [0, 0]);
+    /// assert!(<Vec<i64> as ArrayField<i64>>::empty().is_empty());
+    /// ```
+    fn empty() -> Self;
+
+    /// Fills the field, which is [`empty`](Self::empty), with `elements`, whose number
+    /// [`check_count`](Self::check_count) accepted. The decoder has read and checked them all
+    /// before, so an owned field allocates once, and only for elements the input holds.
+    ///
+    /// ```
+    /// use metalayer_runtime::ArrayField;
+    ///
+    /// let mut v: [i32; 2] = ArrayField::empty();
+    /// ArrayField::fill(&mut v, [3, 4].into_iter());
     /// assert_eq!(v, [3, 4]);
-    /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
-    fn decode_elements<'de, F>(
-        d: &mut Decoder<'de>,
-        at: usize,
-        count: usize,
-        wire_size: usize,
-        entry: &'static str,
-        read: F,
-    ) -> Result<Self, DecodeError>
-    where
-        F: FnMut(&mut Decoder<'de>, usize) -> Result<T, DecodeError>;
+    fn fill(&mut self, elements: impl ExactSizeIterator<Item = T>);
 }
 
 #[cfg(feature = "alloc")]
@@ -55,24 +66,20 @@ impl<T: Copy> ArrayField<T> for alloc::vec::Vec<T> {
     }
 
     #[inline]
-    fn decode_elements<'de, F>(
-        d: &mut Decoder<'de>,
-        _at: usize,
-        count: usize,
-        wire_size: usize,
-        _entry: &'static str,
-        mut read: F,
-    ) -> Result<Self, DecodeError>
-    where
-        F: FnMut(&mut Decoder<'de>, usize) -> Result<T, DecodeError>,
-    {
-        // Never reserve more elements than the rest of the input could encode: a hostile count
-        // then costs at most the input's length.
-        let mut out = alloc::vec::Vec::with_capacity(count.min(d.remaining() / wire_size.max(1)));
-        for i in 0..count {
-            out.push(read(d, i)?);
-        }
-        Ok(out)
+    fn check_count(_count: usize) -> Result<(), DecodeErrorKind> {
+        Ok(())
+    }
+
+    #[inline]
+    fn empty() -> Self {
+        alloc::vec::Vec::new()
+    }
+
+    #[inline]
+    fn fill(&mut self, elements: impl ExactSizeIterator<Item = T>) {
+        let mut out = alloc::vec::Vec::with_capacity(elements.len());
+        out.extend(elements);
+        *self = out;
     }
 }
 
@@ -83,32 +90,26 @@ impl<T: Copy + Default, const N: usize> ArrayField<T> for [T; N] {
     }
 
     #[inline]
-    fn decode_elements<'de, F>(
-        d: &mut Decoder<'de>,
-        at: usize,
-        count: usize,
-        _wire_size: usize,
-        entry: &'static str,
-        mut read: F,
-    ) -> Result<Self, DecodeError>
-    where
-        F: FnMut(&mut Decoder<'de>, usize) -> Result<T, DecodeError>,
-    {
-        if count != N {
-            return Err(d.error_at(
-                at,
-                Path::Entry(entry),
-                DecodeErrorKind::FixedLength {
-                    expected: N,
-                    found: count,
-                },
-            ));
+    fn check_count(count: usize) -> Result<(), DecodeErrorKind> {
+        match count == N {
+            true => Ok(()),
+            false => Err(DecodeErrorKind::FixedLength {
+                expected: N,
+                found: count,
+            }),
         }
-        let mut out = [T::default(); N];
-        for (i, slot) in out.iter_mut().enumerate() {
-            *slot = read(d, i)?;
+    }
+
+    #[inline]
+    fn empty() -> Self {
+        [T::default(); N]
+    }
+
+    #[inline]
+    fn fill(&mut self, elements: impl ExactSizeIterator<Item = T>) {
+        for (slot, v) in self.iter_mut().zip(elements) {
+            *slot = v;
         }
-        Ok(out)
     }
 }
 
@@ -120,33 +121,27 @@ impl<T: Copy, const N: usize> ArrayField<T> for arrayvec::ArrayVec<T, N> {
     }
 
     #[inline]
-    fn decode_elements<'de, F>(
-        d: &mut Decoder<'de>,
-        at: usize,
-        count: usize,
-        _wire_size: usize,
-        entry: &'static str,
-        mut read: F,
-    ) -> Result<Self, DecodeError>
-    where
-        F: FnMut(&mut Decoder<'de>, usize) -> Result<T, DecodeError>,
-    {
-        if count > N {
-            return Err(d.error_at(
-                at,
-                Path::Entry(entry),
-                DecodeErrorKind::Capacity {
-                    capacity: N,
-                    found: count,
-                },
-            ));
+    fn check_count(count: usize) -> Result<(), DecodeErrorKind> {
+        match count <= N {
+            true => Ok(()),
+            false => Err(DecodeErrorKind::Capacity {
+                capacity: N,
+                found: count,
+            }),
         }
-        let mut out = arrayvec::ArrayVec::new();
-        for i in 0..count {
-            // Cannot fail: count <= N was checked above.
-            let _ = out.try_push(read(d, i)?);
+    }
+
+    #[inline]
+    fn empty() -> Self {
+        arrayvec::ArrayVec::new()
+    }
+
+    #[inline]
+    fn fill(&mut self, elements: impl ExactSizeIterator<Item = T>) {
+        for v in elements {
+            // Cannot fail: `check_count` kept the number of elements within N.
+            let _ = self.try_push(v);
         }
-        Ok(out)
     }
 }
 
@@ -176,6 +171,16 @@ pub trait StrField<'de>: Sized {
     /// assert_eq!(s, "|u1");
     /// ```
     fn from_text(text: &'de str) -> Result<Self, usize>;
+
+    /// The value a decoder starts from before it sets the field: the empty string, without
+    /// allocating.
+    ///
+    /// ```
+    /// use metalayer_runtime::StrField;
+    ///
+    /// assert_eq!(<String as StrField>::empty(), "");
+    /// ```
+    fn empty() -> Self;
 }
 
 impl<'de> StrField<'de> for &'de str {
@@ -187,6 +192,11 @@ impl<'de> StrField<'de> for &'de str {
     #[inline]
     fn from_text(text: &'de str) -> Result<Self, usize> {
         Ok(text)
+    }
+
+    #[inline]
+    fn empty() -> Self {
+        ""
     }
 }
 
@@ -201,6 +211,11 @@ impl<'de> StrField<'de> for alloc::string::String {
     fn from_text(text: &'de str) -> Result<Self, usize> {
         Ok(text.into())
     }
+
+    #[inline]
+    fn empty() -> Self {
+        alloc::string::String::new()
+    }
 }
 
 #[cfg(feature = "alloc")]
@@ -214,6 +229,11 @@ impl<'de> StrField<'de> for alloc::boxed::Box<str> {
     fn from_text(text: &'de str) -> Result<Self, usize> {
         Ok(text.into())
     }
+
+    #[inline]
+    fn empty() -> Self {
+        alloc::boxed::Box::default()
+    }
 }
 
 #[cfg(feature = "arrayvec")]
@@ -226,5 +246,10 @@ impl<'de, const N: usize> StrField<'de> for arrayvec::ArrayString<N> {
     #[inline]
     fn from_text(text: &'de str) -> Result<Self, usize> {
         arrayvec::ArrayString::from(text).map_err(|_| N)
+    }
+
+    #[inline]
+    fn empty() -> Self {
+        arrayvec::ArrayString::new()
     }
 }

@@ -32,7 +32,7 @@ mod error;
 mod field;
 mod visit;
 
-pub use decode::Decoder;
+pub use decode::{Decoder, IntArray};
 pub use dispatch::{Candidate, DispatchError, select, str_eq};
 pub use encode::{Encoder, check_count, check_range, check_same_len, check_str_len};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, Path};
