@@ -1,20 +1,36 @@
 #!/usr/bin/env python3
-"""Prints the results of `cargo bench -p metalayer-bench` as markdown tables.
+"""Prints the results of the project's benchmarks as markdown tables.
 
-Reads criterion's `target/criterion/<group>/<bench>/new/estimates.json` (the median's point
-estimate) and prints the absolute times per case, the ratios the project's goals are stated in,
-and whether each goal is met, then the attribute's expansion time per struct.
+Each section is printed when its results exist (`bench/run.sh` makes them all):
 
-    python3 bench/report.py [--criterion-dir DIR]
+- criterion (`cargo bench -p metalayer-bench`): the median's point estimate from
+  `target/criterion/<group>/<bench>/new/estimates.json`, as absolute times per case, the ratios
+  the project's goals are stated in and whether each goal is met, and the attribute's expansion
+  time per struct;
+- instructions per call under callgrind (`instructions.json`), and the same ratios in
+  instructions, which do not depend on the machine's load;
+- heap allocations per call (`allocs.json`, else `allocs.txt`);
+- compile time of the attribute against binrw, and rebuilds after a schema change
+  (`compile_time.json`, from bench/scripts/compile_time.sh);
+- `metalayer inspect` against python-blosc2 over 1000 files (`cli.json`, from
+  bench/scripts/cli_vs_python.sh);
+- the machine, and when each part ran with the load average around it (`parts.json`).
+
+    python3 bench/report.py [--criterion-dir DIR] [--results-dir DIR]
 """
 
 import argparse
+import datetime
 import json
 import os
+import platform
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_DIR = os.path.join(HERE, "..", "target", "criterion")
+DEFAULT_RESULTS = os.path.join(HERE, "..", "target", "bench-results")
+REPO = os.path.normpath(os.path.join(HERE, ".."))
 
 # The cases the benchmarks run: (group suffix, label).
 CASES = [
@@ -120,24 +136,403 @@ def expand_table(root):
     return lines
 
 
+# ---------------------------------------------------------------------------------------------
+# Instructions per call (instructions.json, from bench/run.sh)
+# ---------------------------------------------------------------------------------------------
+
+# The codes of bench/examples/profile.rs, in the order of the table, with their labels.
+CODES = [
+    ("ours", "ours decode, ArrayVec + &str"),
+    ("ours_owned", "ours decode, Vec + String"),
+    ("hand", "hand-written decode, ArrayVec + &str"),
+    ("hand_owned", "hand-written decode, Vec + String"),
+    ("c", "c-blosc2 b2nd_deserialize_meta + free"),
+    ("rmp", "rmp-serde"),
+    ("binrw", "binrw read"),
+    ("encode", "ours encode_into (Vec fields)"),
+    ("encode_borrowed", "ours encode_into (ArrayVec fields)"),
+    ("encode_vec", "ours encode() -> Vec"),
+    ("hand_encode", "hand-written encode_into"),
+    ("c_encode", "c-blosc2 b2nd_serialize_meta + free"),
+    ("binrw_encode", "binrw write, Cursor<&mut [u8]>"),
+    ("noop", "the loop alone"),
+]
+
+# The criterion benchmark each code measures, so that RATIOS applies to instructions too.
+CODE_OF = {
+    ("decode", "ours_borrowed"): "ours",
+    ("decode", "ours_owned"): "ours_owned",
+    ("decode", "c_blosc2"): "c",
+    ("decode", "rmp_serde"): "rmp",
+    ("decode", "hand"): "hand",
+    ("decode", "hand_owned"): "hand_owned",
+    ("decode", "binrw"): "binrw",
+    ("encode", "ours_encode_into"): "encode",
+    ("encode", "ours_encode_into_borrowed"): "encode_borrowed",
+    ("encode", "ours_encode_vec"): "encode_vec",
+    ("encode", "c_blosc2"): "c_encode",
+    ("encode", "hand_encode_into"): "hand_encode",
+    ("encode", "binrw_slice"): "binrw_encode",
+}
+
+
+def load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def verdict(values, goal, sense):
+    """"met" when every value meets the goal, "NOT met" when one does not, else "no data"."""
+    if not values or any(v is None for v in values):
+        return "no data"
+    ok = all(v <= goal if sense == "le" else v >= goal for v in values)
+    return "met" if ok else "NOT met"
+
+
+def goal_text(goal, sense, unit="x"):
+    return ("<= " if sense == "le" else ">= ") + f"{goal}{unit}"
+
+
+def instructions_section(data):
+    ndims = data.get("ndims") or sorted({c["ndim"] for c in data["cases"]})
+    per = {(c["code"], c["ndim"]): c["per_call"] for c in data["cases"]}
+    what = {c["code"]: c.get("what", "") for c in data["cases"]}
+    known = [code for code, _ in CODES]
+    codes = [code for code in known if code in what] + [code for code in what if code not in known]
+    labels = dict(CODES)
+
+    def fmt(v):
+        return "–" if v is None else f"{v:,.0f}"
+
+    lines = ["| code | what | " + " | ".join(f"ndim {n}" for n in ndims) + " |", "|---" * (len(ndims) + 2) + "|"]
+    for code in codes:
+        cells = [fmt(per.get((code, n))) for n in ndims]
+        lines.append(f"| `{code}` | {labels.get(code, what[code])} | " + " | ".join(cells) + " |")
+    lines += ["", f"{data.get('method', '')}.", ""]
+
+    lines += ["Ratios in instructions, against the goals stated for time (a ratio is met when it holds for "
+              "every ndim):", ""]
+    lines += ["| ratio | goal | " + " | ".join(f"ndim {n}" for n in ndims) + " | met |",
+              "|---" * (len(ndims) + 3) + "|"]
+    for label, num, den, goal, sense in RATIOS:
+        a, b = CODE_OF.get(num), CODE_OF.get(den)
+        values = []
+        for n in ndims:
+            x, y = per.get((a, n)), per.get((b, n))
+            values.append(x / y if x is not None and y else None)
+        cells = ["–" if v is None else f"{v:.3f}x" for v in values]
+        lines.append(f"| {label} (`{a}` / `{b}`) | {goal_text(goal, sense)} | " + " | ".join(cells)
+                     + f" | {verdict(values, goal, sense)} |")
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# Allocations (allocs.json or allocs.txt, from tests/allocs.rs)
+# ---------------------------------------------------------------------------------------------
+
+
+def allocs_section(results):
+    data = load_json(os.path.join(results, "allocs.json"))
+    if data is None:
+        try:
+            with open(os.path.join(results, "allocs.txt")) as f:
+                return f.read().rstrip("\n").splitlines()
+        except OSError:
+            return None
+    ndims = data["ndims"]
+    lines = [f'| operation (dtype "{data.get("dtype", "<f8")}") | ' + " | ".join(f"ndim {n}" for n in ndims)
+             + " | not seen by Rust's allocator |", "|---" * (len(ndims) + 2) + "|"]
+    for op in data["operations"]:
+        cells = []
+        for n in ndims:
+            c = op["by_ndim"].get(str(n))
+            cells.append("–" if c is None else f'{c["allocs"]} ({c["bytes"]} B)')
+        lines.append(f'| {op["operation"]} | ' + " | ".join(cells) + f' | {op.get("note", "")} |')
+    lines += ["", "Allocations (bytes requested) per call, counted by a global allocator in a "
+              f'{data.get("profile", "release")} build; the malloc sizes in the last column are for the '
+              "largest ndim."]
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# Compile time (compile_time.json, from bench/scripts/compile_time.sh)
+# ---------------------------------------------------------------------------------------------
+
+
+def fmt_s(s):
+    return "–" if s is None else f"{s:.2f} s"
+
+
+def runs_text(runs, unit=" s"):
+    return ", ".join(f"{r:.2f}" for r in runs) + unit if runs else "–"
+
+
+def compile_section(data, top=10):
+    clean = data.get("clean_build", {})
+    lines = [f'Clean builds of three crates defining the built-in layouts ({data.get("profile", "debug")}); '
+             f'{data.get("runs", "?")} timed runs each after {data.get("warmup_runs", "?")} warm-up.', ""]
+    lines += ["| crate | median | all runs | crates compiled | registry dependencies |", "|---|---|---|---|---|"]
+    what = {"attr": "attr (`#[metalayer]`)", "binrw": "binrw", "plain": "plain (no attribute)"}
+    for crate in ("attr", "binrw", "plain"):
+        c = clean.get(crate)
+        if c:
+            lines.append(f'| {what[crate]} | {fmt_s(c["median_s"])} | {runs_text(c.get("runs_s"))} | '
+                         f'{c.get("crates_compiled", "–")} | {len(c.get("registry_dependencies", []))} |')
+    attr, binrw, plain = (clean.get(c, {}).get("median_s") for c in ("attr", "binrw", "plain"))
+    goal = clean.get("goal_ratio_max", 0.5)
+    if attr is not None and binrw:
+        ratio = attr / binrw
+        lines += ["", f"attr / binrw = **{ratio:.3f}** (goal {goal_text(goal, 'le', '')}: "
+                  f"{verdict([ratio], goal, 'le')})"]
+        if plain is not None and binrw > plain:
+            lines += [f"(attr - plain) / (binrw - plain) = {(attr - plain) / (binrw - plain):.3f}"]
+
+    units = {c: clean.get(c, {}).get("unit_seconds_last_run") or [] for c in ("attr", "binrw")}
+    if any(units.values()):
+        lines += ["", f"Slowest compilation units of the last clean build (`cargo build --timings`; units "
+                  f"overlap on several CPUs), top {top}:", ""]
+        lines += ["| # | attr | s | binrw | s |", "|---|---|---|---|---|"]
+        for i in range(min(top, max(len(u) for u in units.values()))):
+            cells = []
+            for c in ("attr", "binrw"):
+                u = units[c]
+                cells += [u[i][0], f"{u[i][1]:.2f}"] if i < len(u) else ["", ""]
+            lines.append(f"| {i + 1} | " + " | ".join(cells) + " |")
+        sums = [f"{c} {sum(s for _, s in units[c]):.2f} s ({len(units[c])} units)" for c in ("attr", "binrw")]
+        lines += ["", "Sum of all units: " + ", ".join(sums) + "."]
+
+    rebuild = data.get("schema_rebuild")
+    if rebuild:
+        goal = rebuild.get("goal_max_s", 1.0)
+        lines += ["", f"Rebuild of a binary crate after its schema file changes (goal {goal_text(goal, 'le', ' s')}):",
+                  ""]
+        lines += ["| change | median | all runs | crate recompiled | goal |", "|---|---|---|---|---|"]
+        what = {"noop": "none (cargo's check)", "touch": "file touched", "description": "description edited",
+                "name": "metalayer name edited"}
+        for kind in ("noop", "touch", "description", "name"):
+            r = rebuild.get(kind)
+            if not r:
+                continue
+            rec = r.get("recompiled", [])
+            rec_text = "all runs" if rec and all(rec) else ("no run" if not any(rec) else "some runs")
+            v = "–" if kind == "noop" else verdict([r["median_s"]], goal, "le")
+            lines.append(f'| {what[kind]} | {r["median_s"]:.3f} s | {runs_text(r.get("runs_s"))} | {rec_text} | {v} |')
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# The CLI against python-blosc2 (cli.json, from bench/scripts/cli_vs_python.sh)
+# ---------------------------------------------------------------------------------------------
+
+
+def fmt_ms(ms):
+    return "–" if ms is None else f"{ms:,.1f} ms"
+
+
+def cli_section(data):
+    m = data.get("machine", {})
+    files = data.get("files", {})
+    lines = [f'{files.get("count", "?")} files cycling {len(files.get("sources", []))} python-blosc2 4.x fixtures '
+             f'({len(files.get("excluded", []))} excluded: python-blosc2 cannot read them); whole processes, '
+             f'{data.get("runs", "?")} runs each; {m.get("python", "python ?")}, python-blosc2 {m.get("blosc2", "?")}.',
+             ""]
+    lines += ["| side | median | all runs | files read | command |", "|---|---|---|---|---|"]
+    for key, label in (("cli", "metalayer inspect --json"), ("python", "python-blosc2 loop"),
+                       ("python_import_only", "python + `import blosc2` alone")):
+        s = data.get(key)
+        if s:
+            runs = ", ".join(f"{r:,.1f}" for r in s.get("runs_ms", [])) + " ms"
+            lines.append(f'| {label} | {fmt_ms(s["median_ms"])} | {runs} | {s.get("files_read", "–")} | '
+                         f'`{s.get("command", "")}` |')
+    cli, py = data.get("cli", {}).get("median_ms"), data.get("python", {}).get("median_ms")
+    goal = data.get("goal_ratio_min", 20)
+    if cli and py:
+        ratio = py / cli
+        lines += ["", f"python / CLI = **{ratio:.1f}x** (goal {goal_text(goal, 'ge')}: {verdict([ratio], goal, 'ge')})"]
+        imp = data.get("python_import_only", {}).get("median_ms")
+        if imp is not None and py > imp:
+            lines.append(f"(python's time beyond start-up and `import blosc2`, {py - imp:,.1f} ms, / CLI = "
+                         f"{(py - imp) / cli:.1f}x)")
+
+    reads = data.get("bytes_read")
+    if reads:
+        lines += ["", "Bytes read from the files (strace: bytes returned by read calls on them; rchar: the "
+                  "process's I/O counter less the start-up's):", ""]
+        lines += ["| files | count | file bytes | header bytes | CLI read (strace) | CLI rchar beyond start-up "
+                  "| python read (strace) |", "|---|---|---|---|---|---|---|"]
+
+        def strace(s):
+            return "–" if not s else f'{s["read_bytes"]:,} in {s["read_calls"]:,} reads'
+
+        for key in ("fixtures", "large"):
+            r = reads.get(key)
+            if not r:
+                continue
+            rchar = r.get("cli_rchar_minus_startup")
+            lines.append(f'| {key} | {r["files"]} | {r["total_bytes"]:,} | {r["total_header_bytes"]:,} | '
+                         f'{strace(r.get("cli_strace"))} | {"–" if rchar is None else f"{rchar:,}"} | '
+                         f'{strace(r.get("python_strace"))} |')
+        if reads.get("note"):
+            lines += ["", reads["note"]]
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# The machine, and when each part ran
+# ---------------------------------------------------------------------------------------------
+
+
+def cmd(*args):
+    try:
+        return subprocess.run(args, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or None
+
+
+def fmt_load(load):
+    return "–" if not load else " ".join(f"{x:.2f}" for x in load)
+
+
+def iso_mtime(path):
+    t = os.path.getmtime(path)
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def newest_estimate(root):
+    newest = None
+    for dirpath, _, files in os.walk(root):
+        if "estimates.json" in files and os.path.basename(dirpath) == "new":
+            t = os.path.getmtime(os.path.join(dirpath, "estimates.json"))
+            newest = t if newest is None or t > newest else newest
+    if newest is None:
+        return None
+    return datetime.datetime.fromtimestamp(newest, datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def same_run(part, written):
+    """Whether results written at `written` (ISO 8601) come from the run recorded in `part`."""
+    try:
+        start = datetime.datetime.fromisoformat(part["started"])
+        end = start + datetime.timedelta(seconds=part["seconds"] + 60)
+        return start - datetime.timedelta(seconds=5) <= datetime.datetime.fromisoformat(written) <= end
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def machine_section(root, results, loaded):
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    try:
+        load = list(os.getloadavg())
+    except OSError:
+        load = None
+    lines = ["| | |", "|---|---|",
+             f"| date of this report | {now} |",
+             f'| rustc | {cmd("rustc", "--version") or "–"} |',
+             f"| CPUs (nproc) | {os.cpu_count()} |",
+             f"| CPU model | {cpu_model() or '–'} |",
+             f"| OS | {platform.platform()} |",
+             f"| load average (1, 5, 15 min) now | {fmt_load(load)} |"]
+
+    parts = load_json(os.path.join(results, "parts.json")) or {}
+    rows = []
+    # (part, results, when they were written, load average, machine) for each result found.
+    if os.path.isdir(root):
+        rows.append(("criterion", os.path.relpath(root, REPO), newest_estimate(root), None, None))
+    for name, key, fname in (("callgrind", "instructions", "instructions.json"), ("allocs", "allocs", "allocs.json"),
+                             ("compile_time", "compile_time", "compile_time.json"), ("cli", "cli", "cli.json")):
+        path = os.path.join(results, fname)
+        if not os.path.exists(path):
+            continue
+        d = loaded.get(key) or {}
+        mach = d.get("machine", {})
+        mtext = None
+        if mach:
+            mtext = f'{mach.get("rustc", "?")}, {mach.get("nproc", "?")} CPUs'
+        rows.append((name, os.path.relpath(path, REPO), d.get("date") or iso_mtime(path), mach.get("loadavg_at_end"),
+                     mtext))
+    if rows:
+        lines += ["", "When each part's results were written, with the load average around the part when "
+                  "`bench/run.sh` ran it (`parts.json`):", ""]
+        lines += ["| part | results | written | took | load before | load after | measured with |",
+                  "|---|---|---|---|---|---|---|"]
+        for name, path, date, end_load, mtext in rows:
+            p = parts.get(name, {})
+            if not same_run(p, date):
+                p = {}
+            took = f'{p["seconds"]} s' if "seconds" in p else "–"
+            before = fmt_load(p.get("loadavg_before"))
+            after = fmt_load(p.get("loadavg_after") or end_load)
+            note = f' ({p["note"]})' if p.get("note") else ""
+            mtext = mtext or "–"
+            lines.append(f"| {name}{note} | `{path}` | {date or '–'} | {took} | {before} | {after} | {mtext} |")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--criterion-dir", default=DEFAULT_DIR, help="criterion's output directory")
+    parser.add_argument("--results-dir", default=DEFAULT_RESULTS,
+                        help="where bench/run.sh and the scripts write their JSON files")
     args = parser.parse_args()
     root = os.path.normpath(args.criterion_dir)
-    if not os.path.isdir(root):
-        sys.exit(f"{root}: no criterion results; run `cargo bench -p metalayer-bench` first")
+    results = os.path.normpath(args.results_dir)
 
-    out = ["## Decoding b2nd_v1 (median time per call)", ""]
-    out += times_table(root, "decode", DECODERS)
-    out += ["", "## Encoding b2nd_v1 (median time per call)", ""]
-    out += times_table(root, "encode", ENCODERS)
-    ratios, all_met = ratio_table(root)
-    out += ["", "## Ratios and goals (a ratio is met when it holds for every case)", ""]
-    out += ratios
-    out += ["", "## Macro expansion per struct (`metalayer_codegen::expand_in`)", ""]
-    out += expand_table(root)
-    out += ["", "All goals met." if all_met else "Not every goal is met."]
+    loaded = {key: load_json(os.path.join(results, f"{key}.json"))
+              for key in ("instructions", "allocs", "compile_time", "cli")}
+    have_allocs_txt = os.path.exists(os.path.join(results, "allocs.txt"))
+    if not os.path.isdir(root) and not any(loaded.values()) and not have_allocs_txt:
+        sys.exit(f"{root}, {results}: no results; run `bench/run.sh` first")
+
+    out = ["# metalayer benchmarks", "", "## Machine", ""]
+    out += machine_section(root, results, loaded)
+
+    if os.path.isdir(root):
+        out += ["", "## Decoding b2nd_v1 (median time per call)", ""]
+        out += times_table(root, "decode", DECODERS)
+        out += ["", "## Encoding b2nd_v1 (median time per call)", ""]
+        out += times_table(root, "encode", ENCODERS)
+        ratios, all_met = ratio_table(root)
+        out += ["", "## Ratios and goals (a ratio is met when it holds for every case)", ""]
+        out += ratios
+        out += ["", "All goals met." if all_met else "Not every goal is met."]
+        out += ["", "## Macro expansion per struct (`metalayer_codegen::expand_in`)", ""]
+        out += expand_table(root)
+    else:
+        out += ["", "## Times (criterion)", "", f"No results in `{root}`: run `cargo bench -p metalayer-bench`."]
+
+    out += ["", "## Instructions per call (callgrind)", ""]
+    if loaded["instructions"]:
+        out += instructions_section(loaded["instructions"])
+    else:
+        out += ["No `instructions.json`: run `bench/run.sh` with valgrind installed."]
+
+    out += ["", "## Heap allocations per call", ""]
+    out += allocs_section(results) or ["No `allocs.json`: run `bench/run.sh`."]
+
+    out += ["", "## Compile time of the attribute", ""]
+    if loaded["compile_time"]:
+        out += compile_section(loaded["compile_time"])
+    else:
+        out += ["No `compile_time.json`: run `bench/scripts/compile_time.sh`."]
+
+    out += ["", "## `metalayer inspect` against python-blosc2", ""]
+    if loaded["cli"]:
+        out += cli_section(loaded["cli"])
+    else:
+        out += ["No `cli.json`: run `bench/scripts/cli_vs_python.sh`."]
     print("\n".join(out))
 
 

@@ -5,7 +5,9 @@
 //! mallocs its output buffer and `b2nd_deserialize_meta` mallocs a copy of the dtype (see
 //! `blosc/b2nd.c`). On glibc the usable size of those blocks is read before they are freed.
 //!
-//! `cargo test -p metalayer-bench --test allocs -- --nocapture` prints the table.
+//! `cargo test -p metalayer-bench --test allocs -- --nocapture` prints the table. With
+//! `METALAYER_BENCH_OUT=DIR` it also writes it to `DIR/allocs.txt`, and the numbers to
+//! `DIR/allocs.json` (a relative `DIR` is relative to `bench/`, where cargo runs the test).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -270,19 +272,71 @@ fn allocations_per_call() {
             names.push(name);
         }
     }
-    eprintln!();
-    eprintln!("| operation (dtype \"<f8\") | ndim 0 | ndim 2 | ndim 8 | ndim 15 | not seen by Rust's allocator |");
-    eprintln!("|---|---|---|---|---|---|");
-    for name in names {
+    let cell = |name: &str, n: usize| rows.iter().find(|r| r.0 == name && r.1 == n).unwrap();
+    let note = |name: &str| &rows.iter().rev().find(|r| r.0 == name).unwrap().4;
+    let mut table = String::new();
+    table.push_str(
+        "| operation (dtype \"<f8\") | ndim 0 | ndim 2 | ndim 8 | ndim 15 | not seen by Rust's allocator |\n",
+    );
+    table.push_str("|---|---|---|---|---|---|\n");
+    for &name in &names {
         let cells: Vec<String> = ndims
             .iter()
             .map(|&n| {
-                let (_, _, a, b, _) = rows.iter().find(|r| r.0 == name && r.1 == n).unwrap();
+                let (_, _, a, b, _) = cell(name, n);
                 format!("{a} ({b} B)")
             })
             .collect();
-        let note = &rows.iter().rev().find(|r| r.0 == name).unwrap().4;
-        eprintln!("| {name} | {} | {note} |", cells.join(" | "));
+        table.push_str(&format!("| {name} | {} | {} |\n", cells.join(" | "), note(name)));
     }
-    eprintln!("\nallocations (bytes requested) per call; the malloc sizes in the last column are for ndim 15\n");
+    table.push_str("\nallocations (bytes requested) per call; the malloc sizes in the last column are for ndim 15\n");
+    eprintln!();
+    eprintln!("{table}");
+
+    // The same numbers as files, for `bench/run.sh` and `bench/report.py`.
+    if let Some(dir) = std::env::var_os("METALAYER_BENCH_OUT") {
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("allocs.txt"), &table).unwrap();
+        let operations: Vec<String> = names
+            .iter()
+            .map(|&name| {
+                let by_ndim: Vec<String> = ndims
+                    .iter()
+                    .map(|&n| {
+                        let (_, _, a, b, _) = cell(name, n);
+                        format!("\"{n}\": {{\"allocs\": {a}, \"bytes\": {b}}}")
+                    })
+                    .collect();
+                format!(
+                    "    {{\"operation\": {}, \"note\": {}, \"by_ndim\": {{{}}}}}",
+                    json_string(name),
+                    json_string(note(name)),
+                    by_ndim.join(", ")
+                )
+            })
+            .collect();
+        let json = format!(
+            "{{\n  \"dtype\": \"<f8\",\n  \"ndims\": {ndims:?},\n  \"profile\": {},\n  \"operations\": [\n{}\n  ]\n}}\n",
+            json_string(if cfg!(debug_assertions) { "debug" } else { "release" }),
+            operations.join(",\n")
+        );
+        std::fs::write(dir.join("allocs.json"), json).unwrap();
+        eprintln!("wrote allocs.txt and allocs.json in {}", dir.display());
+    }
+}
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }

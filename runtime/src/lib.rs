@@ -131,7 +131,11 @@ pub trait Metalayer {
     /// ```
     #[cfg(feature = "alloc")]
     fn encode(&self) -> Result<alloc::vec::Vec<u8>, EncodeError> {
-        let mut out = alloc::vec![0u8; self.encoded_len()];
+        let len = self.encoded_len();
+        // `with_capacity` and `resize` rather than `vec![0; len]`: malloc and a short memset are
+        // cheaper than calloc for buffers this small.
+        let mut out = alloc::vec::Vec::with_capacity(len);
+        out.resize(len, 0u8);
         let written = self.encode_into(&mut out)?;
         out.truncate(written);
         Ok(out)
