@@ -260,25 +260,20 @@ pub(crate) fn expand(input: &Item, layout: &Layout, bound: &Bound<'_>, krate: &T
                 let elem = rust_int(*element);
                 let size = element.size();
                 let elem_path = quote!(#rt::Path::Element(#name, __i));
-                let elements_read = match element.marker() {
-                    None => quote!(__d.fixint_array(#count, #name)?.iter().copied()),
+                let read = match element.marker() {
+                    None => quote!(__d.fixint_array_into(&mut __value.#fname, #count, #count_name, #name)?;),
                     Some(marker) => {
                         let marker = u8_lit(marker);
-                        let width = element.width();
                         let wname = element.name();
+                        let width = element.width();
                         quote! {
-                            __d.int_array::<#width>(#count, #marker, #wname, #name)?.payloads().map(#elem::from_be_bytes)
+                            __d.array::<#fty, #elem, #width>(
+                                &mut __value.#fname, #count, #count_name, #marker, #wname, #name, #elem::from_be_bytes,
+                            )?;
                         }
                     }
                 };
-                decode.push(quote! {
-                    let __at = __d.position();
-                    __d.array_header(#count, #count_name, #path)?;
-                    if let ::core::result::Result::Err(__kind) = <#fty as #rt::ArrayField<#elem>>::check_count(#count) {
-                        return ::core::result::Result::Err(__d.error_at(__at, #path, __kind));
-                    }
-                    <#fty as #rt::ArrayField<#elem>>::fill(&mut __value.#fname, #elements_read);
-                });
+                decode.push(read);
                 field_inits.push(quote!(#fname: <#fty as #rt::ArrayField<#elem>>::empty()));
                 let elements = quote!(<#fty as #rt::ArrayField<#elem>>::elements(&self.#fname));
                 len_parts.push(quote!(1usize + #elements.len() * #size));

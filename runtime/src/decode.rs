@@ -202,7 +202,7 @@ impl<'de> Decoder<'de> {
     /// assert_eq!(i32::from_be_bytes(d.int::<4>(0xd2, "int32", Path::Element("chunkshape", 0))?), 110);
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn int<const N: usize>(&mut self, marker: u8, wire: &'static str, path: Path) -> Result<[u8; N], DecodeError> {
         let rest = self.input.get(self.pos..).unwrap_or_default();
         match rest.split_first() {
@@ -227,47 +227,10 @@ impl<'de> Decoder<'de> {
         }
     }
 
-    /// Reads the `count` elements of an array entry, each a `marker` byte and `N` big-endian
-    /// payload bytes, checking every marker with one bounds check for the whole array. Returns
-    /// the elements' bytes; [`IntArray::payloads`] gives each payload. Errors name the first bad
-    /// element, exactly as reading the elements one by one with [`int`](Self::int) would.
-    ///
-    /// ```
-    /// use metalayer_runtime::Decoder;
-    ///
-    /// let bytes = [0xd2, 0, 0, 0, 7, 0xd2, 0, 0, 1, 0];
-    /// let mut d = Decoder::new(&bytes, "x");
-    /// let shape = d.int_array::<4>(2, 0xd2, "int32", "chunkshape")?;
-    /// let values: Vec<i32> = shape.payloads().map(i32::from_be_bytes).collect();
-    /// assert_eq!(values, [7, 256]);
-    ///
-    /// let err = Decoder::new(&bytes[..8], "x").int_array::<4>(2, 0xd2, "int32", "chunkshape").unwrap_err();
-    /// assert_eq!(err.to_string(), "x: at byte 0x06 in chunkshape[1]: expected 4 more bytes, found 2");
-    /// # Ok::<(), metalayer_runtime::DecodeError>(())
-    /// ```
-    #[inline]
-    pub fn int_array<const N: usize>(
-        &mut self,
-        count: usize,
-        marker: u8,
-        wire: &'static str,
-        entry: &'static str,
-    ) -> Result<IntArray<'de, N>, DecodeError> {
-        let rest = self.input.get(self.pos..).unwrap_or_default();
-        let size = count.saturating_mul(1 + N);
-        match rest.get(..size) {
-            Some(bytes) if bytes.chunks_exact(1 + N).fold(true, |ok, c| ok & (c[0] == marker)) => {
-                self.pos += size;
-                Ok(IntArray { bytes })
-            }
-            _ => Err(self.int_array_error::<N>(count, marker, wire, entry)),
-        }
-    }
-
-    /// The error [`int_array`](Self::int_array) reports: the first element that does not read.
+    /// The error [`array`](Self::array) reports: the first element that does not read.
     #[cold]
     #[inline(never)]
-    fn int_array_error<const N: usize>(
+    fn array_error<const N: usize>(
         &self,
         count: usize,
         marker: u8,
@@ -290,20 +253,95 @@ impl<'de> Decoder<'de> {
         )
     }
 
-    /// Reads the `count` elements of an array of positive fixints: `count` bytes, each in
-    /// 0x00..=0x7f.
+    /// Reads a whole array entry into `field`: the header `0x90 + count`, then `count` elements,
+    /// each a `marker` byte and `N` big-endian payload bytes that `convert` turns into a value.
+    /// One bounds check covers all the elements, and their markers are checked together; on an
+    /// error it names the same byte, entry and element as reading them one by one would.
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let bytes = [0x92, 0xd2, 0, 0, 0, 7, 0xd2, 0, 0, 1, 0];
+    /// let mut chunkshape: Vec<i32> = Vec::new();
+    /// let mut d = Decoder::new(&bytes, "x");
+    /// d.array(&mut chunkshape, 2, "ndim", 0xd2, "int32", "chunkshape", i32::from_be_bytes)?;
+    /// assert_eq!(chunkshape, [7, 256]);
+    ///
+    /// let mut d = Decoder::new(&bytes[..9], "x");
+    /// let err = d.array(&mut chunkshape, 2, "ndim", 0xd2, "int32", "chunkshape", i32::from_be_bytes).unwrap_err();
+    /// assert_eq!(err.to_string(), "x: at byte 0x07 in chunkshape[1]: expected 4 more bytes, found 2");
+    /// # Ok::<(), metalayer_runtime::DecodeError>(())
+    /// ```
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn array<F, T, const N: usize>(
+        &mut self,
+        field: &mut F,
+        count: usize,
+        count_entry: &'static str,
+        marker: u8,
+        wire: &'static str,
+        entry: &'static str,
+        convert: impl Fn([u8; N]) -> T,
+    ) -> Result<(), DecodeError>
+    where
+        F: crate::ArrayField<T>,
+        T: Copy,
+    {
+        let at = self.pos;
+        self.array_header(count, count_entry, Path::Entry(entry))?;
+        if let Err(kind) = F::check_count(count) {
+            return Err(self.error_at(at, Path::Entry(entry), kind));
+        }
+        let rest = self.input.get(self.pos..).unwrap_or_default();
+        let Some(bytes) = rest.get(..count * (1 + N)) else {
+            return Err(self.array_error::<N>(count, marker, wire, entry));
+        };
+        let mut bad = 0u8;
+        field.fill(bytes.chunks_exact(1 + N).map(|c| {
+            bad |= c[0] ^ marker;
+            convert(c[1..].first_chunk::<N>().copied().unwrap_or([0; N]))
+        }));
+        if bad != 0 {
+            return Err(self.array_error::<N>(count, marker, wire, entry));
+        }
+        self.pos += bytes.len();
+        Ok(())
+    }
+
+    /// [`array`](Self::array) for an array of positive fixints: the header, then `count` bytes,
+    /// each in 0x00..=0x7f.
     ///
     /// ```
     /// use metalayer_runtime::Decoder;
     ///
-    /// let mut d = Decoder::new(&[1, 2, 0x80], "x");
-    /// assert_eq!(d.fixint_array(2, "flags")?, [1, 2]);
-    /// let err = d.fixint_array(1, "more").unwrap_err();
-    /// assert_eq!(err.to_string(), "x: at byte 0x02 in more[0]: expected positive fixint 0x00..=0x7f, found 0x80");
+    /// let mut flags: [u8; 2] = [0; 2];
+    /// Decoder::new(&[0x92, 1, 2], "x").fixint_array_into(&mut flags, 2, "n", "flags")?;
+    /// assert_eq!(flags, [1, 2]);
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
+    #[inline(always)]
+    pub fn fixint_array_into<F: crate::ArrayField<u8>>(
+        &mut self,
+        field: &mut F,
+        count: usize,
+        count_entry: &'static str,
+        entry: &'static str,
+    ) -> Result<(), DecodeError> {
+        let at = self.pos;
+        self.array_header(count, count_entry, Path::Entry(entry))?;
+        if let Err(kind) = F::check_count(count) {
+            return Err(self.error_at(at, Path::Entry(entry), kind));
+        }
+        let bytes = self.fixint_array(count, entry)?;
+        field.fill(bytes.iter().copied());
+        Ok(())
+    }
+
+    /// Reads the `count` elements of an array of positive fixints: `count` bytes, each in
+    /// 0x00..=0x7f.
     #[inline]
-    pub fn fixint_array(&mut self, count: usize, entry: &'static str) -> Result<&'de [u8], DecodeError> {
+    fn fixint_array(&mut self, count: usize, entry: &'static str) -> Result<&'de [u8], DecodeError> {
         let rest = self.input.get(self.pos..).unwrap_or_default();
         match rest.get(..count) {
             Some(bytes) if bytes.iter().fold(0, |acc, &b| acc | b) <= 0x7f => {
@@ -388,7 +426,7 @@ impl<'de> Decoder<'de> {
     /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x05 in dtype: expected 4294967295 more bytes, found 1");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn str<const N: usize>(&mut self, marker: u8, wire: &'static str, path: Path) -> Result<&'de str, DecodeError> {
         self.marker(marker, wire, path)?;
         let prefix = self.take::<N>(path)?;
@@ -459,54 +497,6 @@ impl<'de> Decoder<'de> {
             ));
         }
         Ok(())
-    }
-}
-
-/// The elements of an array entry, as [`Decoder::int_array`] read and checked them: each a marker
-/// byte and `N` payload bytes.
-#[derive(Debug, Clone, Copy)]
-pub struct IntArray<'de, const N: usize> {
-    bytes: &'de [u8],
-}
-
-impl<'de, const N: usize> IntArray<'de, N> {
-    /// The number of elements.
-    ///
-    /// ```
-    /// let mut d = metalayer_runtime::Decoder::new(&[0xcc, 1, 0xcc, 2], "x");
-    /// assert_eq!(d.int_array::<1>(2, 0xcc, "uint8", "a")?.len(), 2);
-    /// # Ok::<(), metalayer_runtime::DecodeError>(())
-    /// ```
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.bytes.len() / (1 + N)
-    }
-
-    /// Whether there are no elements.
-    ///
-    /// ```
-    /// let mut d = metalayer_runtime::Decoder::new(&[], "x");
-    /// assert!(d.int_array::<8>(0, 0xd3, "int64", "shape")?.is_empty());
-    /// # Ok::<(), metalayer_runtime::DecodeError>(())
-    /// ```
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
-    /// Each element's big-endian payload, without its marker.
-    ///
-    /// ```
-    /// let mut d = metalayer_runtime::Decoder::new(&[0xd1, 1, 0, 0xd1, 0xff, 0xfe], "x");
-    /// let a = d.int_array::<2>(2, 0xd1, "int16", "a")?;
-    /// assert_eq!(a.payloads().map(i16::from_be_bytes).collect::<Vec<_>>(), [256, -2]);
-    /// # Ok::<(), metalayer_runtime::DecodeError>(())
-    /// ```
-    #[inline]
-    pub fn payloads(&self) -> impl ExactSizeIterator<Item = [u8; N]> + 'de {
-        self.bytes
-            .chunks_exact(1 + N)
-            .map(|c| c[1..].first_chunk::<N>().copied().unwrap_or([0; N]))
     }
 }
 

@@ -75,10 +75,12 @@ impl<T: Copy> ArrayField<T> for alloc::vec::Vec<T> {
         alloc::vec::Vec::new()
     }
 
-    #[inline]
+    #[inline(always)]
     fn fill(&mut self, elements: impl ExactSizeIterator<Item = T>) {
         let mut out = alloc::vec::Vec::with_capacity(elements.len());
-        out.extend(elements);
+        for v in elements {
+            out.push(v);
+        }
         *self = out;
     }
 }
@@ -105,7 +107,7 @@ impl<T: Copy + Default, const N: usize> ArrayField<T> for [T; N] {
         [T::default(); N]
     }
 
-    #[inline]
+    #[inline(always)]
     fn fill(&mut self, elements: impl ExactSizeIterator<Item = T>) {
         for (slot, v) in self.iter_mut().zip(elements) {
             *slot = v;
@@ -136,7 +138,7 @@ impl<T: Copy, const N: usize> ArrayField<T> for arrayvec::ArrayVec<T, N> {
         arrayvec::ArrayVec::new()
     }
 
-    #[inline]
+    #[inline(always)]
     fn fill(&mut self, elements: impl ExactSizeIterator<Item = T>) {
         for v in elements {
             // Cannot fail: `check_count` kept the number of elements within N.

@@ -32,7 +32,7 @@ mod error;
 mod field;
 mod visit;
 
-pub use decode::{Decoder, IntArray};
+pub use decode::Decoder;
 pub use dispatch::{Candidate, DispatchError, select, str_eq};
 pub use encode::{Encoder, check_count, check_range, check_same_len, check_str_len};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, Path};
@@ -134,6 +134,7 @@ pub trait Metalayer {
         let len = self.encoded_len();
         // `with_capacity` and `resize` rather than `vec![0; len]`: malloc and a short memset are
         // cheaper than calloc for buffers this small.
+        #[allow(clippy::slow_vector_initialization, reason = "calloc measured slower here")]
         let mut out = alloc::vec::Vec::with_capacity(len);
         out.resize(len, 0u8);
         let written = self.encode_into(&mut out)?;
