@@ -16,10 +16,10 @@
 //!
 //! Where it comes from: the decoder allocates in two places only, and errors are `Copy` values.
 //! - An array field `Vec<T>` is allocated once, with exactly `count` elements, after the decoder
-//!   has read and checked all `count` elements (`count * wire_size` bytes, where `wire_size` is
-//!   an element's encoded size: 9 bytes for int64, 5 for int32). An array the input cannot hold
-//!   fails before any allocation, and a completed one costs `8/9` (int64) or `4/5` (int32) of
-//!   the bytes it consumed.
+//!   has checked that the input holds all of them (`count * wire_size` bytes, where `wire_size`
+//!   is an element's encoded size: 9 bytes for int64, 5 for int32). An array the input cannot
+//!   hold fails before any allocation, and one it holds costs `8/9` (int64) or `4/5` (int32) of
+//!   the bytes its elements take, whether their markers then check out or not.
 //! - A string field copies its text after the decoder checked that the input holds all of it:
 //!   exactly the `len` bytes consumed.
 //!
