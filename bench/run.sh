@@ -22,7 +22,7 @@
 #               skip a part; the report then uses that part's earlier results, if any
 #   SKIP_REPORT=1   no report
 #   CALLS_LO, CALLS_HI   calls per callgrind run (default 20000 and 40000)
-#   RUNS        passed on to the two scripts (their defaults: 3 compile runs, 5 CLI runs)
+#   RUNS        passed on to the two scripts (their defaults: 5 compile runs, 5 CLI runs)
 #
 # When each part ran, how long it took and the load average before and after it are kept in
 # target/bench-results/parts.json, which the report shows. A failing part stops the run.

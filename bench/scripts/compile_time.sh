@@ -17,9 +17,8 @@
 # Usage: bench/scripts/compile_time.sh [OUT.json]
 #   OUT.json    where to write the results (default target/bench-results/compile_time.json)
 # Environment:
-#   RUNS        timed runs per measurement (default 3; the median is reported)
+#   RUNS        timed runs per measurement (default 5; the median is reported)
 #   WARMUP      untimed clean builds of each crate before the timed ones (default 1)
-#   BINRW_WAIT  seconds to wait for bench/src/binrw_layouts.rs to appear (default 300)
 #
 # Crates are downloaded by one untimed `cargo fetch` per crate (into the usual CARGO_HOME), and
 # the timed builds run with --offline. The generated crates start from the workspace's
@@ -33,9 +32,8 @@ repo=$(pwd)
 # A relative OUT.json is relative to the directory the script was started from.
 out="${1:-$repo/target/bench-results/compile_time.json}"
 [[ -z "${1:-}" || "$out" == /* ]] || out="$caller/$out"
-runs="${RUNS:-3}"
+runs="${RUNS:-5}"
 warmup="${WARMUP:-1}"
-binrw_wait="${BINRW_WAIT:-300}"
 binrw_src=bench/src/binrw_layouts.rs
 work="$repo/target/compile-bench"
 log="$work/measurements.jsonl"
@@ -326,17 +324,8 @@ rebuild() { # rebuild KIND RUN K
 # ---------------------------------------------------------------------------------------------
 
 if [[ ! -f "$binrw_src" ]]; then
-  echo "waiting up to ${binrw_wait} s for $binrw_src ..." >&2
-  waited=0
-  while [[ ! -f "$binrw_src" ]]; do
-    if (( waited >= binrw_wait )); then
-      echo "error: $binrw_src does not exist" >&2
-      exit 1
-    fi
-    sleep 5
-    waited=$((waited + 5))
-  done
-  sleep 2 # let the writer finish
+  echo "error: $binrw_src does not exist" >&2
+  exit 1
 fi
 
 generate_crates
