@@ -24,8 +24,9 @@ import datetime
 import json
 import os
 import platform
-import subprocess
 import sys
+
+from machine import cmd, cpu_model
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_DIR = os.path.join(HERE, "..", "target", "criterion")
@@ -385,21 +386,6 @@ def cli_section(data):
 # ---------------------------------------------------------------------------------------------
 
 
-def cmd(*args):
-    try:
-        return subprocess.run(args, capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
-
-
-def cpu_model():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or None
 
 
 def fmt_load(load):

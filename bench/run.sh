@@ -136,9 +136,11 @@ run_callgrind() {
       echo
     done
   done < "$work/codes.tsv"
-  python3 - "$work/codes.tsv" "$work/runs.tsv" "$results/instructions.json" "$calls_lo" "$calls_hi" \
+  PYTHONPATH="$repo/bench" python3 - "$work/codes.tsv" "$work/runs.tsv" "$results/instructions.json" "$calls_lo" "$calls_hi" \
     "$(valgrind --version)" <<'PY'
-import datetime, json, os, platform, subprocess, sys
+import datetime, json, sys
+
+from machine import machine
 
 codes_tsv, runs_tsv, out, lo, hi, valgrind = sys.argv[1:]
 lo, hi = int(lo), int(hi)
@@ -168,27 +170,11 @@ for code, what in codes:
                       "per_call": round(per_call, 2), "fixed": round(a - lo * per_call)})
 
 
-def cmd(*args):
-    try:
-        return subprocess.run(args, capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
-
-
-def cpu_model():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or None
 
 
 result = {
     "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-    "machine": {"rustc": cmd("rustc", "--version"), "nproc": os.cpu_count(), "cpu_model": cpu_model(),
-                "os": platform.platform(), "valgrind": valgrind},
+    "machine": machine(valgrind=valgrind),
     "method": (f"valgrind --tool=callgrind target/release/examples/profile CODE NDIM CALLS for CALLS = {lo} "
                f"and {hi}; per_call = (Ir({hi}) - Ir({lo})) / {hi - lo}, which leaves out the start-up "
                f"and the setup (`fixed`); the input is sample(ndim, \"<f8\")"),

@@ -210,10 +210,12 @@ fi
 # Results
 # ---------------------------------------------------------------------------------------------
 
-python3 - "$log" "$out" "$work" "$bin" "$py" "$have_strace" "$runs" "$blosc2_version" "$loop" \
+PYTHONPATH="$repo/bench" python3 - "$log" "$out" "$work" "$bin" "$py" "$have_strace" "$runs" "$blosc2_version" "$loop" \
   "${#paths[@]}" "${paths[@]}" "${large[@]}" <<'PY'
-import datetime, json, os, platform, re, statistics, struct, subprocess, sys
+import datetime, json, os, re, statistics, struct, subprocess, sys
 from pathlib import Path
+
+from machine import cmd, machine
 
 log, out, work, binary, py, have_strace, runs, blosc2_version, loop, n = sys.argv[1:11]
 n = int(n)
@@ -353,29 +355,12 @@ if not have_strace:
     reads["note"] = "strace is not installed: only rchar was measured"
 
 
-def cmd(*args):
-    try:
-        return subprocess.run(args, capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
-
-
-def cpu_model():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or None
 
 
 result = {
     "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-    "machine": {"rustc": cmd("rustc", "--version"), "nproc": os.cpu_count(),
-                "cpu_model": cpu_model(), "os": platform.platform(),
-                "python": cmd(py, "--version"), "blosc2": blosc2_version,
-                "loadavg_at_end": list(os.getloadavg())},
+    "machine": machine(python=cmd(py, "--version"), blosc2=blosc2_version,
+                       loadavg_at_end=list(os.getloadavg())),
     "files": {"count": len(paths), "dir": "target/cli-bench/files",
               "sources": [p for ok, p, _ in probe if ok == "ok"],
               "excluded": [{"path": p, "python_error": e} for ok, p, e in probe if ok != "ok"]},

@@ -364,27 +364,15 @@ done
 # Results
 # ---------------------------------------------------------------------------------------------
 
-python3 - "$log" "$out" "$work" "$runs" "$warmup" "$binrw_req" <<'PY'
-import datetime, json, os, platform, statistics, subprocess, sys, tomllib
+PYTHONPATH="$repo/bench" python3 - "$log" "$out" "$work" "$runs" "$warmup" "$binrw_req" <<'PY'
+import datetime, json, os, statistics, sys, tomllib
 from pathlib import Path
+
+from machine import cmd, machine
 
 log, out, work, runs, warmup, binrw_req = sys.argv[1:]
 recs = [json.loads(line) for line in open(log)]
 
-def cmd(*args):
-    try:
-        return subprocess.run(args, capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
-
-def cpu_model():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or None
 
 def locked(crate):
     p = Path(work) / crate / "Cargo.lock"
@@ -431,14 +419,7 @@ rebuild["all_rebuilds_recompiled"] = all(
 
 result = {
     "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-    "machine": {
-        "rustc": cmd("rustc", "--version"),
-        "cargo": cmd("cargo", "--version"),
-        "nproc": os.cpu_count() if cmd("nproc") is None else int(cmd("nproc")),
-        "cpu_model": cpu_model(),
-        "os": platform.platform(),
-        "loadavg_at_end": list(os.getloadavg()),
-    },
+    "machine": machine(cargo=cmd("cargo", "--version"), loadavg_at_end=list(os.getloadavg())),
     "runs": int(runs),
     "warmup_runs": int(warmup),
     "profile": "dev (debug), cargo build --offline, empty target directory per clean build",
