@@ -36,6 +36,8 @@
 //! The counters are per thread and count only inside [`measure`], so the test harness's other
 //! threads do not disturb them.
 
+mod common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::hint::black_box;
@@ -44,6 +46,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use arrayvec::{ArrayString, ArrayVec};
+use common::{b2nd_v1, caterva_v0, unhex};
 use metalayer::b2nd::{B2ndV0, B2ndV1};
 use metalayer::caterva::CatervaV0;
 use metalayer::prelude::*;
@@ -419,13 +422,6 @@ fn check_all_prefixes(name: &str, input: &[u8], t: &mut Tally) {
 // Inputs
 // ---------------------------------------------------------------------------------------------
 
-fn unhex(hex: &str) -> Vec<u8> {
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-        .collect()
-}
-
 /// A `b2nd_v1` encoding written out from the layout: `0x97 0x00 ndim`, the three arrays
 /// (`0x90 + ndim`, then `0xd3` + 8 bytes or `0xd2` + 4 bytes per element), dtype_format 0, and
 /// `0xdb` + u32 length + the dtype.
@@ -631,40 +627,6 @@ fn long_valid_input() {
     check_all("b2nd", &bad, &mut t);
     assert!(t.ratio() > 0.999, "the worst case is a long valid input: {}", t.ratio());
     t.report("long valid input");
-}
-
-fn b2nd_v1() -> impl Strategy<Value = B2ndV1> {
-    (0usize..=16).prop_flat_map(|ndim| {
-        (
-            prop::collection::vec(any::<i64>(), ndim),
-            prop::collection::vec(any::<i32>(), ndim),
-            prop::collection::vec(any::<i32>(), ndim),
-            0u8..=0x7f,
-            "\\PC{0,40}",
-        )
-            .prop_map(|(shape, chunkshape, blockshape, dtype_format, dtype)| B2ndV1 {
-                shape,
-                chunkshape,
-                blockshape,
-                dtype_format,
-                dtype,
-            })
-    })
-}
-
-fn caterva_v0() -> impl Strategy<Value = CatervaV0> {
-    (0usize..=8).prop_flat_map(|ndim| {
-        (
-            prop::collection::vec(any::<i64>(), ndim),
-            prop::collection::vec(any::<i32>(), ndim),
-            prop::collection::vec(any::<i32>(), ndim),
-        )
-            .prop_map(|(shape, chunkshape, blockshape)| CatervaV0 {
-                shape,
-                chunkshape,
-                blockshape,
-            })
-    })
 }
 
 /// A valid encoding of any built-in layout.

@@ -9,11 +9,14 @@
 //! one of its layouts decodes. The frame reader either refuses a header with an error that agrees
 //! with the bytes, or returns metalayers whose names, offsets and contents are the header's own.
 
+mod common;
+
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path as FsPath;
 
 use arrayvec::{ArrayString, ArrayVec};
+use common::unhex;
 use metalayer::b2nd::{B2ndV0, B2ndV1};
 use metalayer::caterva::CatervaV0;
 use metalayer::frame::{self, FrameError, FrameMetalayer, MAX_HEADER_LEN, MAX_METALAYERS, MIN_HEADER_LEN, PREFIX_LEN};
@@ -97,14 +100,6 @@ fn for_each_mutation(original: &[u8], mut f: impl FnMut(Mutation, &[u8])) {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(hex: &str) -> Vec<u8> {
-    assert!(hex.len().is_multiple_of(2), "odd hex length");
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-        .collect()
 }
 
 /// The text of a caught panic.

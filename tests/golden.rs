@@ -7,18 +7,13 @@
 //!
 //! Decoding gives the expected values and encoding gives the same bytes back.
 
+mod common;
+
+use common::unhex;
 use metalayer::b2nd::{B2ndV0, B2ndV1};
 use metalayer::caterva::CatervaV0;
 use metalayer::prelude::*;
 use serde_json::Value;
-
-fn unhex(hex: &str) -> Vec<u8> {
-    assert!(hex.len().is_multiple_of(2), "odd hex length");
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-        .collect()
-}
 
 fn fixtures() -> Vec<Value> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/expected.json");

@@ -1,45 +1,14 @@
 //! Property tests: every valid value round-trips, every input that decodes re-encodes to
 //! exactly itself (strict decoding is injective), and every supported field type agrees.
 
+mod common;
+
 use arrayvec::{ArrayString, ArrayVec};
+use common::{b2nd_v1, caterva_v0};
 use metalayer::b2nd::{B2ndV0, B2ndV1};
 use metalayer::caterva::CatervaV0;
 use metalayer::prelude::*;
 use proptest::prelude::*;
-
-fn b2nd_v1() -> impl Strategy<Value = B2ndV1> {
-    (0usize..=16).prop_flat_map(|ndim| {
-        (
-            prop::collection::vec(any::<i64>(), ndim),
-            prop::collection::vec(any::<i32>(), ndim),
-            prop::collection::vec(any::<i32>(), ndim),
-            0u8..=0x7f,
-            "\\PC{0,40}",
-        )
-            .prop_map(|(shape, chunkshape, blockshape, dtype_format, dtype)| B2ndV1 {
-                shape,
-                chunkshape,
-                blockshape,
-                dtype_format,
-                dtype,
-            })
-    })
-}
-
-fn caterva_v0() -> impl Strategy<Value = CatervaV0> {
-    (0usize..=8).prop_flat_map(|ndim| {
-        (
-            prop::collection::vec(any::<i64>(), ndim),
-            prop::collection::vec(any::<i32>(), ndim),
-            prop::collection::vec(any::<i32>(), ndim),
-        )
-            .prop_map(|(shape, chunkshape, blockshape)| CatervaV0 {
-                shape,
-                chunkshape,
-                blockshape,
-            })
-    })
-}
 
 #[metalayer(schema = "b2nd_v1")]
 #[derive(Debug, PartialEq)]
