@@ -154,7 +154,7 @@ fn decode_marker() {
     let err = B2ndV1::decode(&v1_with(|b| b[0x0d] = 0xd2)).unwrap_err();
     assert_eq!(
         (err.schema(), err.offset(), err.path()),
-        ("b2nd_v1", 0x0d, Path::Element("shape", 1))
+        ("b2nd_v1", 0x0d, Path::element(&"shape", 1))
     );
     assert_eq!(
         err.kind(),

@@ -425,10 +425,10 @@ fn check_decode_error(e: &DecodeError, input: &[u8], whole: bool) -> Result<(), 
         return Err("the error does not agree with the bytes".to_owned());
     }
     let trailing = matches!(e.kind(), DecodeErrorKind::TrailingBytes { .. });
-    if trailing != (e.path() == Path::End) {
+    if trailing != (e.path() == Path::END) {
         return Err(format!("path {:?} for {:?}", e.path(), e.kind()));
     }
-    if let Some(entry) = e.path().entry()
+    if let Some(entry) = e.path().entry_name()
         && !entries(e.schema()).contains(&entry)
     {
         return Err(format!("entry {entry} is not in {}", e.schema()));

@@ -121,7 +121,7 @@ pub(crate) fn expand(input: &Item, layout: &Layout, bound: &Bound<'_>, krate: &T
 
     for (entry, slot) in layout.entries.iter().zip(&bound.slots) {
         let name = entry.name.as_str();
-        let path = quote!(#rt::Path::Entry(#name));
+        let path = quote!(#rt::Path::entry(&#name));
         match (&entry.kind, slot) {
             (EntryKind::Int { wire, role }, _) => {
                 let read = read_int(*wire, &path, &quote!(__d));
@@ -171,12 +171,12 @@ pub(crate) fn expand(input: &Item, layout: &Layout, bound: &Bound<'_>, krate: &T
                                     let (lo, hi) = (usize_lit(*min), usize_lit(*max));
                                     checks.push(quote! {
                                         let #var = #len;
-                                        #rt::check_count(Self::SCHEMA, #name, #aname, #var, #lo, #hi)?;
+                                        #rt::check_count(Self::SCHEMA, #name, &#aname, #var, #lo, #hi)?;
                                     });
                                     first = Some(aname);
                                 }
                                 Some(reference) => checks.push(quote! {
-                                    #rt::check_same_len(Self::SCHEMA, #name, #reference, #var, #aname, #len)?;
+                                    #rt::check_same_len(Self::SCHEMA, #name, #reference, #var, &#aname, #len)?;
                                 }),
                             }
                         }
@@ -242,7 +242,7 @@ pub(crate) fn expand(input: &Item, layout: &Layout, bound: &Bound<'_>, krate: &T
                 field_inits.push(quote!(#fname: <#fty as #rt::StrField<#de>>::empty()));
                 let text = quote!(<#fty as #rt::StrField<'_>>::text(&self.#fname));
                 len_parts.push(quote!(1usize + #width + #text.len()));
-                checks.push(quote!(#rt::check_str_len(Self::SCHEMA, #name, #wname, #text, #max)?;));
+                checks.push(quote!(#rt::check_str_len(Self::SCHEMA, &#name, #wname, #text, #max)?;));
                 visits.push(quote!(__v.str(#name, #text);));
                 writes.push(quote! {
                     let __text = #text;
@@ -259,16 +259,16 @@ pub(crate) fn expand(input: &Item, layout: &Layout, bound: &Bound<'_>, krate: &T
                 let count = count_var(count_name);
                 let elem = rust_int(*element);
                 let size = element.size();
-                let elem_path = quote!(#rt::Path::Element(#name, __i));
+                let elem_path = quote!(#rt::Path::element(&#name, __i));
                 let read = match element.marker() {
-                    None => quote!(__d.fixint_array_into(&mut __value.#fname, #count, #count_name, #name)?;),
+                    None => quote!(__d.fixint_array_into(&mut __value.#fname, #count, #count_name, &#name)?;),
                     Some(marker) => {
                         let marker = u8_lit(marker);
                         let wname = element.name();
                         let width = element.width();
                         quote! {
                             __d.array::<#fty, #elem, #width>(
-                                &mut __value.#fname, #count, #count_name, #marker, #wname, #name, #elem::from_be_bytes,
+                                &mut __value.#fname, #count, #count_name, #marker, #wname, &#name, #elem::from_be_bytes,
                             )?;
                         }
                     }

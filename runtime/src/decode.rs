@@ -14,8 +14,8 @@ use crate::error::{DecodeError, DecodeErrorKind, Int, Path};
 /// let bytes = [0x92, 0xd3, 0, 0, 0, 0, 0, 0, 0x01, 0x90, 0x90];
 /// let mut d = Decoder::new(&bytes, "example");
 /// d.container(0x92)?;
-/// let v = i64::from_be_bytes(d.int::<8>(0xd3, "int64", Path::Entry("a"))?);
-/// d.array_header(0, "a", Path::Entry("b"))?;
+/// let v = i64::from_be_bytes(d.int::<8>(0xd3, "int64", Path::entry(&"a"))?);
+/// d.array_header(0, "a", Path::entry(&"b"))?;
 /// assert_eq!(v, 400);
 /// assert_eq!(d.position(), 11);
 /// # Ok::<(), metalayer_runtime::DecodeError>(())
@@ -52,6 +52,28 @@ impl<'de> Decoder<'de> {
         self.pos
     }
 
+    /// Moves past `n` bytes the caller has checked are there.
+    #[inline]
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.pos += n;
+    }
+
+    /// The whole input.
+    #[inline]
+    pub(crate) const fn input(&self) -> &'de [u8] {
+        self.input
+    }
+
+    /// The schema errors are reported under.
+    ///
+    /// ```
+    /// assert_eq!(metalayer_runtime::Decoder::new(&[], "b2nd_v1").schema(), "b2nd_v1");
+    /// ```
+    #[inline]
+    pub const fn schema(&self) -> &'static str {
+        self.schema
+    }
+
     /// How many bytes are left.
     ///
     /// ```
@@ -69,7 +91,7 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, DecodeErrorKind, Path};
     ///
     /// let d = Decoder::new(&[], "b2nd_v1");
-    /// let err = d.error_at(3, Path::Entry("ndim"), DecodeErrorKind::NotFixint { found: 0xff });
+    /// let err = d.error_at(3, Path::entry(&"ndim"), DecodeErrorKind::NotFixint { found: 0xff });
     /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x03 in ndim: expected positive fixint 0x00..=0x7f, found 0xff");
     /// ```
     #[inline]
@@ -90,8 +112,8 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[1, 2], "x");
-    /// assert!(d.require(2, Path::Entry("a")).is_ok());
-    /// assert!(d.require(3, Path::Entry("a")).is_err());
+    /// assert!(d.require(2, Path::entry(&"a")).is_ok());
+    /// assert!(d.require(3, Path::entry(&"a")).is_err());
     /// ```
     #[inline]
     pub fn require(&self, needed: usize, path: Path) -> Result<(), DecodeError> {
@@ -107,8 +129,8 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[7], "x");
-    /// assert_eq!(d.byte(Path::Entry("a"))?, 7);
-    /// assert!(d.byte(Path::Entry("a")).is_err());
+    /// assert_eq!(d.byte(Path::entry(&"a"))?, 7);
+    /// assert!(d.byte(Path::entry(&"a")).is_err());
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
@@ -128,7 +150,7 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[0, 0, 1, 0x90], "x");
-    /// assert_eq!(u32::from_be_bytes(d.take::<4>(Path::Entry("a"))?), 400);
+    /// assert_eq!(u32::from_be_bytes(d.take::<4>(Path::entry(&"a"))?), 400);
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
@@ -148,7 +170,7 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[0xd2], "b2nd_v1");
-    /// let err = d.marker(0xd3, "int64", Path::Element("shape", 0)).unwrap_err();
+    /// let err = d.marker(0xd3, "int64", Path::element(&"shape", 0)).unwrap_err();
     /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x00 in shape[0]: expected int64 marker 0xd3, found 0xd2");
     /// ```
     #[inline]
@@ -170,7 +192,7 @@ impl<'de> Decoder<'de> {
     /// ```
     #[inline]
     pub fn container(&mut self, expected: u8) -> Result<(), DecodeError> {
-        self.marker(expected, "fixarray", Path::Container)
+        self.marker(expected, "fixarray", Path::CONTAINER)
     }
 
     /// Reads a positive fixint (a byte in 0x00..=0x7f, which is its own value).
@@ -179,8 +201,8 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[0x05, 0x80], "x");
-    /// assert_eq!(d.fixint(Path::Entry("ndim"))?, 5);
-    /// assert!(d.fixint(Path::Entry("ndim")).is_err());
+    /// assert_eq!(d.fixint(Path::entry(&"ndim"))?, 5);
+    /// assert!(d.fixint(Path::entry(&"ndim")).is_err());
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
@@ -199,7 +221,7 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[0xd2, 0, 0, 0, 0x6e], "x");
-    /// assert_eq!(i32::from_be_bytes(d.int::<4>(0xd2, "int32", Path::Element("chunkshape", 0))?), 110);
+    /// assert_eq!(i32::from_be_bytes(d.int::<4>(0xd2, "int32", Path::element(&"chunkshape", 0))?), 110);
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline(always)]
@@ -235,11 +257,11 @@ impl<'de> Decoder<'de> {
         count: usize,
         marker: u8,
         wire: &'static str,
-        entry: &'static str,
+        entry: &'static &'static str,
     ) -> DecodeError {
         let mut d = Decoder { ..*self };
         for i in 0..count {
-            if let Err(e) = d.int::<N>(marker, wire, Path::Element(entry, i)) {
+            if let Err(e) = d.int::<N>(marker, wire, Path::element(entry, i)) {
                 return e;
             }
         }
@@ -249,7 +271,7 @@ impl<'de> Decoder<'de> {
             self.pos,
             count.saturating_mul(1 + N),
             self.remaining(),
-            Path::Entry(entry),
+            Path::entry(entry),
         )
     }
 
@@ -281,7 +303,7 @@ impl<'de> Decoder<'de> {
         count_entry: &'static str,
         marker: u8,
         wire: &'static str,
-        entry: &'static str,
+        entry: &'static &'static str,
         convert: impl Fn([u8; N]) -> T,
     ) -> Result<(), DecodeError>
     where
@@ -289,9 +311,9 @@ impl<'de> Decoder<'de> {
         T: Copy,
     {
         let at = self.pos;
-        self.array_header(count, count_entry, Path::Entry(entry))?;
+        self.array_header(count, count_entry, Path::entry(entry))?;
         if let Err(kind) = F::check_count(count) {
-            return Err(self.error_at(at, Path::Entry(entry), kind));
+            return Err(self.error_at(at, Path::entry(entry), kind));
         }
         let rest = self.input.get(self.pos..).unwrap_or_default();
         let Some(bytes) = rest.get(..count * (1 + N)) else {
@@ -326,12 +348,12 @@ impl<'de> Decoder<'de> {
         field: &mut F,
         count: usize,
         count_entry: &'static str,
-        entry: &'static str,
+        entry: &'static &'static str,
     ) -> Result<(), DecodeError> {
         let at = self.pos;
-        self.array_header(count, count_entry, Path::Entry(entry))?;
+        self.array_header(count, count_entry, Path::entry(entry))?;
         if let Err(kind) = F::check_count(count) {
-            return Err(self.error_at(at, Path::Entry(entry), kind));
+            return Err(self.error_at(at, Path::entry(entry), kind));
         }
         let bytes = self.fixint_array(count, entry)?;
         field.fill(bytes.iter().copied());
@@ -341,7 +363,7 @@ impl<'de> Decoder<'de> {
     /// Reads the `count` elements of an array of positive fixints: `count` bytes, each in
     /// 0x00..=0x7f.
     #[inline]
-    fn fixint_array(&mut self, count: usize, entry: &'static str) -> Result<&'de [u8], DecodeError> {
+    fn fixint_array(&mut self, count: usize, entry: &'static &'static str) -> Result<&'de [u8], DecodeError> {
         let rest = self.input.get(self.pos..).unwrap_or_default();
         match rest.get(..count) {
             Some(bytes) if bytes.iter().fold(0, |acc, &b| acc | b) <= 0x7f => {
@@ -351,9 +373,9 @@ impl<'de> Decoder<'de> {
             _ => {
                 let mut d = Decoder { ..*self };
                 for i in 0..count {
-                    d.fixint(Path::Element(entry, i))?;
+                    d.fixint(Path::element(entry, i))?;
                 }
-                Err(self.truncated(count, Path::Entry(entry)))
+                Err(self.truncated(count, Path::entry(entry)))
             }
         }
     }
@@ -373,7 +395,7 @@ impl<'de> Decoder<'de> {
     pub fn end(&self) -> Result<(), DecodeError> {
         match self.remaining() {
             0 => Ok(()),
-            count => Err(self.error_at(self.pos, Path::End, DecodeErrorKind::TrailingBytes { count })),
+            count => Err(self.error_at(self.pos, Path::END, DecodeErrorKind::TrailingBytes { count })),
         }
     }
 
@@ -384,7 +406,7 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[0x93], "b2nd_v1");
-    /// let err = d.array_header(2, "ndim", Path::Entry("shape")).unwrap_err();
+    /// let err = d.array_header(2, "ndim", Path::entry(&"shape")).unwrap_err();
     /// assert_eq!(
     ///     err.to_string(),
     ///     "b2nd_v1: at byte 0x00 in shape: expected array header 0x92 (0x90 + ndim 2), found 0x93"
@@ -419,10 +441,10 @@ impl<'de> Decoder<'de> {
     ///
     /// let bytes = [0xdb, 0, 0, 0, 3, b'<', b'i', b'4'];
     /// let mut d = Decoder::new(&bytes, "x");
-    /// assert_eq!(d.str::<4>(0xdb, "str32", Path::Entry("dtype"))?, "<i4");
+    /// assert_eq!(d.str::<4>(0xdb, "str32", Path::entry(&"dtype"))?, "<i4");
     ///
     /// let hostile = [0xdb, 0xff, 0xff, 0xff, 0xff, b'x'];
-    /// let err = Decoder::new(&hostile, "b2nd_v1").str::<4>(0xdb, "str32", Path::Entry("dtype")).unwrap_err();
+    /// let err = Decoder::new(&hostile, "b2nd_v1").str::<4>(0xdb, "str32", Path::entry(&"dtype")).unwrap_err();
     /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x05 in dtype: expected 4294967295 more bytes, found 1");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
@@ -456,7 +478,7 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[1], "b2nd_v1");
-    /// let err = d.constant(0, 1, 0, Path::Entry("version")).unwrap_err();
+    /// let err = d.constant(0, 1, 0, Path::entry(&"version")).unwrap_err();
     /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x00 in version: expected constant 0, found 1");
     /// ```
     #[inline]
@@ -480,7 +502,7 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[17], "b2nd_v1");
-    /// let err = d.range(0, 17, 0, 16, Path::Entry("ndim")).unwrap_err();
+    /// let err = d.range(0, 17, 0, 16, Path::entry(&"ndim")).unwrap_err();
     /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x00 in ndim: expected a value in 0..=16, found 17");
     /// ```
     #[inline]

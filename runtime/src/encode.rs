@@ -40,7 +40,7 @@ impl<'b> Encoder<'b> {
             Some(buf) => Ok(Encoder { buf, pos: 0 }),
             None => Err(EncodeError::new(
                 schema,
-                Path::Container,
+                Path::CONTAINER,
                 EncodeErrorKind::BufferTooSmall { needed, available },
             )),
         }
@@ -129,13 +129,13 @@ pub fn check_same_len(
     count_entry: &'static str,
     reference: &'static str,
     expected: usize,
-    entry: &'static str,
+    entry: &'static &'static str,
     found: usize,
 ) -> Result<(), EncodeError> {
     if expected != found {
         return Err(EncodeError::new(
             schema,
-            Path::Entry(entry),
+            Path::entry(entry),
             EncodeErrorKind::LengthMismatch {
                 count_entry,
                 reference,
@@ -157,7 +157,7 @@ pub fn check_same_len(
 pub fn check_count(
     schema: &'static str,
     count_entry: &'static str,
-    entry: &'static str,
+    entry: &'static &'static str,
     found: usize,
     min: usize,
     max: usize,
@@ -165,7 +165,7 @@ pub fn check_count(
     if found < min || found > max {
         return Err(EncodeError::new(
             schema,
-            Path::Entry(entry),
+            Path::entry(entry),
             EncodeErrorKind::CountOutOfRange {
                 count_entry,
                 min,
@@ -182,7 +182,7 @@ pub fn check_count(
 /// ```
 /// use metalayer_runtime::{check_range, Path};
 ///
-/// let err = check_range("b2nd_v1", Path::Entry("dtype_format"), 200, 0, 127).unwrap_err();
+/// let err = check_range("b2nd_v1", Path::entry(&"dtype_format"), 200, 0, 127).unwrap_err();
 /// assert_eq!(err.to_string(), "b2nd_v1: in dtype_format: expected a value in 0..=127, found 200");
 /// ```
 #[inline]
@@ -211,7 +211,7 @@ pub fn check_range(schema: &'static str, path: Path, found: i128, min: i128, max
 #[inline]
 pub fn check_str_len(
     schema: &'static str,
-    entry: &'static str,
+    entry: &'static &'static str,
     wire: &'static str,
     text: &str,
     max: u64,
@@ -219,7 +219,7 @@ pub fn check_str_len(
     if text.len() as u64 > max {
         return Err(EncodeError::new(
             schema,
-            Path::Entry(entry),
+            Path::entry(entry),
             EncodeErrorKind::StringTooLong {
                 wire,
                 max,
@@ -228,4 +228,86 @@ pub fn check_str_len(
         ));
     }
     Ok(())
+}
+
+/// Checks that a length or count lies in `min..=max` for `wire` (a byte string, array or map
+/// too long for its header, a fixext's data of another length, a fixed count).
+///
+/// ```
+/// use metalayer_runtime::{check_len, Path};
+///
+/// let err = check_len("x", Path::entry(&"flags"), "fixext16", 16, 16, 3).unwrap_err();
+/// assert_eq!(err.to_string(), "x: in flags: expected a length of 16 for fixext16, found 3");
+/// ```
+#[inline]
+pub fn check_len(
+    schema: &'static str,
+    path: Path,
+    wire: &'static str,
+    min: u64,
+    max: u64,
+    found: usize,
+) -> Result<(), EncodeError> {
+    let found = found as u64;
+    if found < min || found > max {
+        return Err(EncodeError::new(
+            schema,
+            path,
+            EncodeErrorKind::Length { wire, min, max, found },
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that an integer is one of the schema's named values.
+///
+/// ```
+/// use metalayer_runtime::{check_named, Path};
+///
+/// let err = check_named("x", Path::entry(&"dtype_format"), 2, &[0], "numpy = 0").unwrap_err();
+/// assert_eq!(err.to_string(), "x: in dtype_format: expected one of numpy = 0, found 2");
+/// ```
+#[inline]
+pub fn check_named(
+    schema: &'static str,
+    path: Path,
+    found: i128,
+    values: &[i128],
+    names: &'static str,
+) -> Result<(), EncodeError> {
+    if !values.contains(&found) {
+        return Err(EncodeError::new(
+            schema,
+            path,
+            EncodeErrorKind::NotNamed {
+                names,
+                found: Int::new(found),
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that an optional entry is absent when an optional entry before it, `absent`, is.
+///
+/// ```
+/// use metalayer_runtime::{check_optional, Path};
+///
+/// let err = check_optional("x", Path::entry(&"dtype"), true, Some("dtype_format")).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "x: in dtype: expected this optional entry to be absent, as dtype_format, which comes before it, is: only trailing entries can be left out"
+/// );
+/// ```
+#[inline]
+pub fn check_optional(
+    schema: &'static str,
+    path: Path,
+    present: bool,
+    absent_before: Option<&'static str>,
+) -> Result<(), EncodeError> {
+    match (present, absent_before) {
+        (true, Some(absent)) => Err(EncodeError::new(schema, path, EncodeErrorKind::OptionalGap { absent })),
+        _ => Ok(()),
+    }
 }

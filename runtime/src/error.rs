@@ -2,52 +2,225 @@
 
 use core::fmt;
 
-/// Where in a layout an error happened: the container, an entry, or one element of an array entry.
+use crate::wire::{Family, Wire};
+
+/// How many levels of nesting a [`Path`] names; deeper paths keep their innermost levels.
+pub const PATH_DEPTH: usize = 3;
+
+const NO_INDEX: u32 = u32::MAX;
+const NO_NAME: &&str = &"";
+
+/// Where in a layout an error happened: the container, an entry, an element of an entry, an
+/// entry of a record inside another (`operands[3].shape[1]`), or past the end.
+///
+/// Names are `&'static &'static str` (`&"shape"`), one pointer each, so that errors stay small.
 ///
 /// ```
 /// use metalayer_runtime::Path;
 ///
-/// assert_eq!(Path::Element("shape", 1).to_string(), "shape[1]");
-/// assert_eq!(Path::Entry("dtype").to_string(), "dtype");
-/// assert_eq!(Path::Container.to_string(), "the container");
+/// assert_eq!(Path::element(&"shape", 1).to_string(), "shape[1]");
+/// assert_eq!(Path::entry(&"dtype").to_string(), "dtype");
+/// assert_eq!(Path::CONTAINER.to_string(), "the container");
+/// assert_eq!(Path::entry(&"operands").index(3).child(&"shape").index(1).to_string(), "operands[3].shape[1]");
+/// assert_eq!(Path::element(&"a", 1).index(2).to_string(), "a[1][2]");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Path {
-    /// The top-level container marker.
-    Container,
-    /// A whole entry, by its schema name.
-    Entry(&'static str),
-    /// One element of an array entry.
-    Element(&'static str, usize),
-    /// Past the last entry (trailing bytes).
-    End,
+pub struct Path {
+    /// Per level, the entry's name; empty for an element of an element (`[2]` in `a[1][2]`).
+    names: [&'static &'static str; PATH_DEPTH],
+    /// Per level, the element's index, or `NO_INDEX`.
+    indices: [u32; PATH_DEPTH],
+    len: u8,
+    end: bool,
+    /// Outer levels were dropped to fit [`PATH_DEPTH`].
+    elided: bool,
 }
 
 impl Path {
-    /// The entry name, if the path names one.
+    /// The top-level container (its marker or header).
+    pub const CONTAINER: Path = Path {
+        names: [NO_NAME; PATH_DEPTH],
+        indices: [NO_INDEX; PATH_DEPTH],
+        len: 0,
+        end: false,
+        elided: false,
+    };
+
+    /// Past the last entry (trailing bytes).
+    pub const END: Path = Path {
+        names: [NO_NAME; PATH_DEPTH],
+        indices: [NO_INDEX; PATH_DEPTH],
+        len: 0,
+        end: true,
+        elided: false,
+    };
+
+    /// A whole entry of the top-level record, by its schema name.
+    ///
+    /// ```
+    /// assert_eq!(metalayer_runtime::Path::entry(&"ndim").to_string(), "ndim");
+    /// ```
+    pub const fn entry(name: &'static &'static str) -> Path {
+        Path::CONTAINER.child(name)
+    }
+
+    /// One element of an array entry of the top-level record.
+    ///
+    /// ```
+    /// assert_eq!(metalayer_runtime::Path::element(&"shape", 0).to_string(), "shape[0]");
+    /// ```
+    pub const fn element(name: &'static &'static str, index: usize) -> Path {
+        Path::entry(name).index(index)
+    }
+
+    /// This path's entry `name`, one level down (an entry of a record held here).
     ///
     /// ```
     /// use metalayer_runtime::Path;
     ///
-    /// assert_eq!(Path::Element("shape", 3).entry(), Some("shape"));
-    /// assert_eq!(Path::Container.entry(), None);
+    /// assert_eq!(Path::entry(&"meta").child(&"kind").to_string(), "meta.kind");
     /// ```
-    pub const fn entry(&self) -> Option<&'static str> {
-        match self {
-            Path::Entry(name) | Path::Element(name, _) => Some(name),
-            Path::Container | Path::End => None,
+    pub const fn child(self, name: &'static &'static str) -> Path {
+        self.push(name, NO_INDEX)
+    }
+
+    /// This path's element `index` (an element of the array held here).
+    ///
+    /// ```
+    /// use metalayer_runtime::Path;
+    ///
+    /// assert_eq!(Path::entry(&"tags").index(2).to_string(), "tags[2]");
+    /// ```
+    pub const fn index(self, index: usize) -> Path {
+        let index = if index >= NO_INDEX as usize {
+            NO_INDEX - 1
+        } else {
+            index as u32
+        };
+        if self.len > 0 && self.indices[self.len as usize - 1] == NO_INDEX {
+            let mut out = self;
+            out.indices[self.len as usize - 1] = index;
+            return out;
         }
+        self.push(NO_NAME, index)
+    }
+
+    const fn push(self, name: &'static &'static str, index: u32) -> Path {
+        let mut out = self;
+        out.end = false;
+        if (out.len as usize) < PATH_DEPTH {
+            out.names[out.len as usize] = name;
+            out.indices[out.len as usize] = index;
+            out.len += 1;
+        } else {
+            // Keep the innermost levels: they say what was being read.
+            let mut i = 0;
+            while i + 1 < PATH_DEPTH {
+                out.names[i] = out.names[i + 1];
+                out.indices[i] = out.indices[i + 1];
+                i += 1;
+            }
+            out.names[PATH_DEPTH - 1] = name;
+            out.indices[PATH_DEPTH - 1] = index;
+            out.elided = true;
+        }
+        out
+    }
+
+    /// This path, seen from `outer`: a record decoded at `outer` reports its errors relative to
+    /// itself, and its caller puts them in place with this.
+    ///
+    /// ```
+    /// use metalayer_runtime::Path;
+    ///
+    /// let inner = Path::element(&"shape", 1);
+    /// assert_eq!(inner.within(Path::entry(&"operands").index(3)).to_string(), "operands[3].shape[1]");
+    /// assert_eq!(Path::CONTAINER.within(Path::element(&"operands", 0)).to_string(), "operands[0]");
+    /// ```
+    pub const fn within(self, outer: Path) -> Path {
+        if self.end {
+            return self;
+        }
+        let mut out = outer;
+        out.elided = outer.elided || self.elided;
+        let mut i = 0;
+        while i < self.len as usize {
+            let (name, index) = (self.names[i], self.indices[i]);
+            // A level that is only an index continues the outer path's last level.
+            out = if name.is_empty() && index != NO_INDEX {
+                out.index(index as usize)
+            } else {
+                let pushed = out.child(name);
+                if index == NO_INDEX {
+                    pushed
+                } else {
+                    pushed.index(index as usize)
+                }
+            };
+            i += 1;
+        }
+        out
+    }
+
+    /// The outermost entry name, if the path names one.
+    ///
+    /// ```
+    /// use metalayer_runtime::Path;
+    ///
+    /// assert_eq!(Path::element(&"shape", 3).entry_name(), Some("shape"));
+    /// assert_eq!(Path::CONTAINER.entry_name(), None);
+    /// ```
+    pub const fn entry_name(&self) -> Option<&'static str> {
+        if self.len == 0 || self.names[0].is_empty() {
+            None
+        } else {
+            Some(*self.names[0])
+        }
+    }
+
+    /// Whether the path is the top-level container.
+    ///
+    /// ```
+    /// assert!(metalayer_runtime::Path::CONTAINER.is_container());
+    /// ```
+    pub const fn is_container(&self) -> bool {
+        self.len == 0 && !self.end
+    }
+
+    /// Whether the path is past the last entry.
+    ///
+    /// ```
+    /// assert!(metalayer_runtime::Path::END.is_end());
+    /// ```
+    pub const fn is_end(&self) -> bool {
+        self.end
     }
 }
 
 impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Path::Container => f.write_str("the container"),
-            Path::Entry(name) => f.write_str(name),
-            Path::Element(name, index) => write!(f, "{name}[{index}]"),
-            Path::End => f.write_str("the end"),
+        if self.end {
+            return f.write_str("the end");
         }
+        if self.len == 0 {
+            return f.write_str("the container");
+        }
+        if self.elided {
+            f.write_str("…")?;
+        }
+        for i in 0..self.len as usize {
+            let (name, index) = (*self.names[i], self.indices[i]);
+            if !name.is_empty() {
+                if i > 0 || self.elided {
+                    f.write_str(".")?;
+                }
+                f.write_str(name)?;
+            }
+            if index != NO_INDEX {
+                write!(f, "[{index}]")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -200,6 +373,71 @@ pub enum DecodeErrorKind {
         /// How many bytes follow.
         count: usize,
     },
+    /// A byte that starts another msgpack family than the one the schema states (a canonical
+    /// entry accepts any wire type of its family).
+    Family {
+        /// The family the schema states.
+        expected: Family,
+        /// The byte in the input.
+        found: u8,
+    },
+    /// A canonical entry is not in its smallest encoding, which standard msgpack writers use
+    /// and this schema requires.
+    NotSmallest {
+        /// The smallest wire type for the value.
+        expected: Wire,
+        /// The wire type in the input.
+        found: Wire,
+    },
+    /// A header (an array's or map's count, a str's, bin's or ext's length) differs from the
+    /// count an earlier entry holds, or from the fixed count the schema states.
+    Count {
+        /// The entry that holds the count; empty for a fixed count.
+        count_entry: &'static str,
+        /// The count expected.
+        expected: u64,
+        /// The count in the header.
+        found: u64,
+    },
+    /// A record's header states a number of entries the schema does not allow (optional
+    /// trailing entries make a range).
+    Entries {
+        /// The fewest entries.
+        min: usize,
+        /// The most entries.
+        max: usize,
+        /// The number in the header.
+        found: u64,
+    },
+    /// A map record's key differs from the schema's key for that entry.
+    Key {
+        /// The key the schema states.
+        expected: &'static str,
+    },
+    /// A constant string, byte string, float or boolean entry holds another value.
+    ConstantBytes {
+        /// The constant, as the schema states it (its bytes; a float's and a bool's encoding).
+        expected: &'static [u8],
+    },
+    /// An integer is none of the schema's named values.
+    NotNamed {
+        /// The named values, as `name = value` pairs.
+        names: &'static str,
+        /// The value in the input.
+        found: Int,
+    },
+    /// An ext's type byte differs from the schema's.
+    ExtType {
+        /// The type the schema states.
+        expected: i8,
+        /// The type in the input.
+        found: i8,
+    },
+    /// A record nested in the value is too deep for the decoder's limit.
+    Depth {
+        /// The limit.
+        limit: usize,
+    },
 }
 
 /// A decoding error: the schema, the byte offset, the entry path and what was wrong.
@@ -210,7 +448,7 @@ pub enum DecodeErrorKind {
 /// let err = DecodeError::new(
 ///     "b2nd_v1",
 ///     0x0d,
-///     Path::Element("shape", 1),
+///     Path::element(&"shape", 1),
 ///     DecodeErrorKind::Marker { wire: "int64", expected: 0xd3, found: 0xd2 },
 /// );
 /// assert_eq!(
@@ -231,7 +469,7 @@ struct PathPhrase<'a>(&'a Path);
 impl fmt::Display for PathPhrase<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            Path::End => f.write_str("after the last entry"),
+            path if path.is_end() => f.write_str("after the last entry"),
             path => write!(f, "in {path}"),
         }
     }
@@ -243,7 +481,7 @@ impl DecodeError {
     /// ```
     /// use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
     ///
-    /// let err = DecodeError::new("b2nd_v1", 53, Path::End, DecodeErrorKind::TrailingBytes { count: 2 });
+    /// let err = DecodeError::new("b2nd_v1", 53, Path::END, DecodeErrorKind::TrailingBytes { count: 2 });
     /// assert_eq!(err.offset(), 53);
     /// ```
     pub const fn new(schema: &'static str, offset: usize, path: Path, kind: DecodeErrorKind) -> Self {
@@ -259,7 +497,7 @@ impl DecodeError {
     ///
     /// ```
     /// # use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
-    /// let err = DecodeError::new("b2nd_v1", 0, Path::Container, DecodeErrorKind::Truncated { needed: 1, available: 0 });
+    /// let err = DecodeError::new("b2nd_v1", 0, Path::CONTAINER, DecodeErrorKind::Truncated { needed: 1, available: 0 });
     /// assert_eq!(err.schema(), "b2nd_v1");
     /// ```
     pub const fn schema(&self) -> &'static str {
@@ -270,7 +508,7 @@ impl DecodeError {
     ///
     /// ```
     /// # use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
-    /// let err = DecodeError::new("b2nd_v1", 7, Path::Entry("ndim"), DecodeErrorKind::NotFixint { found: 0xd0 });
+    /// let err = DecodeError::new("b2nd_v1", 7, Path::entry(&"ndim"), DecodeErrorKind::NotFixint { found: 0xd0 });
     /// assert_eq!(err.offset(), 7);
     /// ```
     pub const fn offset(&self) -> usize {
@@ -281,8 +519,8 @@ impl DecodeError {
     ///
     /// ```
     /// # use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
-    /// let err = DecodeError::new("b2nd_v1", 2, Path::Entry("ndim"), DecodeErrorKind::NotFixint { found: 0xd0 });
-    /// assert_eq!(err.path(), Path::Entry("ndim"));
+    /// let err = DecodeError::new("b2nd_v1", 2, Path::entry(&"ndim"), DecodeErrorKind::NotFixint { found: 0xd0 });
+    /// assert_eq!(err.path(), Path::entry(&"ndim"));
     /// ```
     pub const fn path(&self) -> Path {
         self.path
@@ -292,7 +530,7 @@ impl DecodeError {
     ///
     /// ```
     /// # use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
-    /// let err = DecodeError::new("b2nd_v1", 2, Path::Entry("ndim"), DecodeErrorKind::NotFixint { found: 0xd0 });
+    /// let err = DecodeError::new("b2nd_v1", 2, Path::entry(&"ndim"), DecodeErrorKind::NotFixint { found: 0xd0 });
     /// assert!(matches!(err.kind(), DecodeErrorKind::NotFixint { found: 0xd0 }));
     /// ```
     pub const fn kind(&self) -> DecodeErrorKind {
@@ -344,6 +582,31 @@ pub enum EncodeErrorKind {
         /// The string's length in bytes.
         found: usize,
     },
+    /// A byte string, array or map is longer than its wire type's header can state, or a
+    /// fixed-length value (a fixext's data, a fixed count) has another length.
+    Length {
+        /// The wire type (`bin8`, `fixarray`, `fixext16`).
+        wire: &'static str,
+        /// The smallest allowed length.
+        min: u64,
+        /// The largest allowed length.
+        max: u64,
+        /// The value's length.
+        found: u64,
+    },
+    /// An optional entry is present while an optional entry before it is absent: the header
+    /// counts entries, so only trailing entries can be left out.
+    OptionalGap {
+        /// The absent entry.
+        absent: &'static str,
+    },
+    /// An integer is none of the schema's named values.
+    NotNamed {
+        /// The named values, as `name = value` pairs.
+        names: &'static str,
+        /// The value.
+        found: Int,
+    },
     /// The output buffer is smaller than the encoding.
     BufferTooSmall {
         /// The encoded length.
@@ -361,7 +624,7 @@ pub enum EncodeErrorKind {
 ///
 /// let err = EncodeError::new(
 ///     "b2nd_v1",
-///     Path::Entry("chunkshape"),
+///     Path::entry(&"chunkshape"),
 ///     EncodeErrorKind::LengthMismatch { count_entry: "ndim", reference: "shape", expected: 2, found: 3 },
 /// );
 /// assert_eq!(
@@ -382,7 +645,7 @@ impl EncodeError {
     /// ```
     /// use metalayer_runtime::{EncodeError, EncodeErrorKind, Path};
     ///
-    /// let err = EncodeError::new("b2nd_v1", Path::Container, EncodeErrorKind::BufferTooSmall { needed: 53, available: 8 });
+    /// let err = EncodeError::new("b2nd_v1", Path::CONTAINER, EncodeErrorKind::BufferTooSmall { needed: 53, available: 8 });
     /// assert_eq!(err.to_string(), "b2nd_v1: expected a buffer of at least 53 bytes, found 8");
     /// ```
     pub const fn new(schema: &'static str, path: Path, kind: EncodeErrorKind) -> Self {
@@ -393,7 +656,7 @@ impl EncodeError {
     ///
     /// ```
     /// # use metalayer_runtime::{EncodeError, EncodeErrorKind, Path};
-    /// let err = EncodeError::new("b2nd_v1", Path::Entry("dtype"), EncodeErrorKind::StringTooLong { wire: "str8", max: 255, found: 300 });
+    /// let err = EncodeError::new("b2nd_v1", Path::entry(&"dtype"), EncodeErrorKind::StringTooLong { wire: "str8", max: 255, found: 300 });
     /// assert_eq!(err.schema(), "b2nd_v1");
     /// ```
     pub const fn schema(&self) -> &'static str {
@@ -404,8 +667,8 @@ impl EncodeError {
     ///
     /// ```
     /// # use metalayer_runtime::{EncodeError, EncodeErrorKind, Path};
-    /// let err = EncodeError::new("b2nd_v1", Path::Entry("dtype"), EncodeErrorKind::StringTooLong { wire: "str8", max: 255, found: 300 });
-    /// assert_eq!(err.path(), Path::Entry("dtype"));
+    /// let err = EncodeError::new("b2nd_v1", Path::entry(&"dtype"), EncodeErrorKind::StringTooLong { wire: "str8", max: 255, found: 300 });
+    /// assert_eq!(err.path(), Path::entry(&"dtype"));
     /// ```
     pub const fn path(&self) -> Path {
         self.path
@@ -415,7 +678,7 @@ impl EncodeError {
     ///
     /// ```
     /// # use metalayer_runtime::{EncodeError, EncodeErrorKind, Path};
-    /// let err = EncodeError::new("b2nd_v1", Path::Entry("dtype"), EncodeErrorKind::StringTooLong { wire: "str8", max: 255, found: 300 });
+    /// let err = EncodeError::new("b2nd_v1", Path::entry(&"dtype"), EncodeErrorKind::StringTooLong { wire: "str8", max: 255, found: 300 });
     /// assert!(matches!(err.kind(), EncodeErrorKind::StringTooLong { found: 300, .. }));
     /// ```
     pub const fn kind(&self) -> EncodeErrorKind {
@@ -472,6 +735,62 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::TrailingBytes { count } => {
                 write!(f, "expected end of input, found {}", Count(count, "trailing byte"))
             }
+            DecodeErrorKind::Family { expected, found } => {
+                write!(
+                    f,
+                    "expected {} ({}), found {found:#04x}",
+                    expected.name(),
+                    FamilyMarkers(expected)
+                )?;
+                match Wire::of_marker(found) {
+                    Some(w) => write!(f, " ({})", w.name()),
+                    None => f.write_str(" (never used)"),
+                }
+            }
+            DecodeErrorKind::NotSmallest { expected, found } => write!(
+                f,
+                "expected the smallest encoding {}, found {}",
+                expected.name(),
+                found.name()
+            ),
+            DecodeErrorKind::Count {
+                count_entry,
+                expected,
+                found,
+            } => {
+                if count_entry.is_empty() {
+                    write!(f, "expected a count of {expected}, found {found}")
+                } else {
+                    write!(f, "expected a count of {expected} ({count_entry}), found {found}")
+                }
+            }
+            DecodeErrorKind::Entries { min, max, found } => {
+                if min == max {
+                    write!(f, "expected {}, found {found}", Count(min, "entry"))
+                } else {
+                    write!(f, "expected {min}..={max} entries, found {found}")
+                }
+            }
+            DecodeErrorKind::Key { expected } => write!(f, "expected key {:?}, found another key", expected),
+            DecodeErrorKind::ConstantBytes { expected } => {
+                f.write_str("expected constant \"")?;
+                for chunk in expected.utf8_chunks() {
+                    for c in chunk.valid().chars() {
+                        write!(f, "{}", c.escape_debug())?;
+                    }
+                    for b in chunk.invalid() {
+                        write!(f, "\\x{b:02x}")?;
+                    }
+                }
+                f.write_str("\", found another value")
+            }
+            DecodeErrorKind::NotNamed { names, found } => {
+                write!(f, "expected one of {names}, found {found}")
+            }
+            DecodeErrorKind::ExtType { expected, found } => {
+                write!(f, "expected ext type {expected}, found {found}")
+            }
+            DecodeErrorKind::Depth { limit } => write!(f, "expected at most {limit} levels of nesting"),
         }
     }
 }
@@ -522,6 +841,18 @@ impl fmt::Display for EncodeErrorKind {
                 let s = if max == 1 { "" } else { "s" };
                 write!(f, "expected at most {max} byte{s} for {wire}, found {found}")
             }
+            EncodeErrorKind::Length { wire, min, max, found } => {
+                if min == max {
+                    write!(f, "expected a length of {max} for {wire}, found {found}")
+                } else {
+                    write!(f, "expected a length in {min}..={max} for {wire}, found {found}")
+                }
+            }
+            EncodeErrorKind::OptionalGap { absent } => write!(
+                f,
+                "expected this optional entry to be absent, as {absent}, which comes before it, is: only trailing entries can be left out"
+            ),
+            EncodeErrorKind::NotNamed { names, found } => write!(f, "expected one of {names}, found {found}"),
             EncodeErrorKind::BufferTooSmall { needed, available } => write!(
                 f,
                 "expected a buffer of at least {}, found {available}",
@@ -544,6 +875,37 @@ impl fmt::Display for EncodeError {
 }
 
 impl core::error::Error for EncodeError {}
+
+/// The marker bytes of a family, for messages: `0x00..=0x7f, 0xcc..=0xd3, 0xe0..=0xff`.
+struct FamilyMarkers(Family);
+
+impl fmt::Display for FamilyMarkers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut ranges: [(u8, u8); 8] = [(0, 0); 8];
+        let mut n = 0;
+        for w in self.0.wires() {
+            let (lo, hi) = w.markers();
+            if n > 0 && ranges[n - 1].1.wrapping_add(1) == lo {
+                ranges[n - 1].1 = hi;
+            } else if n < ranges.len() {
+                ranges[n] = (lo, hi);
+                n += 1;
+            }
+        }
+        ranges[..n].sort_unstable();
+        for (i, (lo, hi)) in ranges[..n].iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            if lo == hi {
+                write!(f, "{lo:#04x}")?;
+            } else {
+                write!(f, "{lo:#04x}..={hi:#04x}")?;
+            }
+        }
+        Ok(())
+    }
+}
 
 /// `1 byte`, `2 bytes`: a count and its noun, in the singular or the plural.
 struct Count(usize, &'static str);

@@ -15,7 +15,7 @@ use crate::error::DecodeErrorKind;
     message = "`{Self}` cannot hold an array entry of `{T}`",
     note = "use `Vec<{T}>`, `[{T}; N]`, or `arrayvec::ArrayVec<{T}, N>` with the `arrayvec` feature"
 )]
-pub trait ArrayField<T: Copy>: Sized {
+pub trait ArrayField<T>: Sized {
     /// The elements to encode.
     fn elements(&self) -> &[T];
 
@@ -56,10 +56,37 @@ pub trait ArrayField<T: Copy>: Sized {
     /// assert_eq!(v, [3, 4]);
     /// ```
     fn fill(&mut self, elements: impl ExactSizeIterator<Item = T>);
+
+    /// Makes room for `count` elements, which [`check_count`](Self::check_count) accepted and
+    /// the input was found to hold, before they are [`set`](Self::set) one by one.
+    ///
+    /// ```
+    /// use metalayer_runtime::ArrayField;
+    ///
+    /// let mut v: Vec<String> = ArrayField::empty();
+    /// ArrayField::reserve(&mut v, 2);
+    /// assert!(v.capacity() >= 2);
+    /// ```
+    #[inline]
+    fn reserve(&mut self, count: usize) {
+        let _ = count;
+    }
+
+    /// Sets element `index`; a decoder calls it for 0, 1, 2, ... in order, after
+    /// [`reserve`](Self::reserve).
+    ///
+    /// ```
+    /// use metalayer_runtime::ArrayField;
+    ///
+    /// let mut v: [String; 2] = ArrayField::empty();
+    /// ArrayField::set(&mut v, 1, "b".to_string());
+    /// assert_eq!(v, ["", "b"]);
+    /// ```
+    fn set(&mut self, index: usize, value: T);
 }
 
 #[cfg(feature = "alloc")]
-impl<T: Copy> ArrayField<T> for alloc::vec::Vec<T> {
+impl<T> ArrayField<T> for alloc::vec::Vec<T> {
     #[inline]
     fn elements(&self) -> &[T] {
         self
@@ -83,9 +110,19 @@ impl<T: Copy> ArrayField<T> for alloc::vec::Vec<T> {
         }
         *self = out;
     }
+
+    #[inline]
+    fn reserve(&mut self, count: usize) {
+        self.reserve_exact(count);
+    }
+
+    #[inline]
+    fn set(&mut self, _index: usize, value: T) {
+        self.push(value);
+    }
 }
 
-impl<T: Copy + Default, const N: usize> ArrayField<T> for [T; N] {
+impl<T: Default, const N: usize> ArrayField<T> for [T; N] {
     #[inline]
     fn elements(&self) -> &[T] {
         self
@@ -104,7 +141,7 @@ impl<T: Copy + Default, const N: usize> ArrayField<T> for [T; N] {
 
     #[inline]
     fn empty() -> Self {
-        [T::default(); N]
+        core::array::from_fn(|_| T::default())
     }
 
     #[inline(always)]
@@ -113,10 +150,17 @@ impl<T: Copy + Default, const N: usize> ArrayField<T> for [T; N] {
             *slot = v;
         }
     }
+
+    #[inline]
+    fn set(&mut self, index: usize, value: T) {
+        if let Some(slot) = self.get_mut(index) {
+            *slot = value;
+        }
+    }
 }
 
 #[cfg(feature = "arrayvec")]
-impl<T: Copy, const N: usize> ArrayField<T> for arrayvec::ArrayVec<T, N> {
+impl<T, const N: usize> ArrayField<T> for arrayvec::ArrayVec<T, N> {
     #[inline]
     fn elements(&self) -> &[T] {
         self
@@ -144,6 +188,12 @@ impl<T: Copy, const N: usize> ArrayField<T> for arrayvec::ArrayVec<T, N> {
             // Cannot fail: `check_count` kept the number of elements within N.
             let _ = self.try_push(v);
         }
+    }
+
+    #[inline]
+    fn set(&mut self, _index: usize, value: T) {
+        // Cannot fail: `check_count` kept the number of elements within N.
+        let _ = self.try_push(value);
     }
 }
 

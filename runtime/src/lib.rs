@@ -14,8 +14,8 @@
 //! // The caterva layout starts with a fixarray of 5, version 0 and ndim.
 //! let mut d = Decoder::new(&[0x95, 0x00, 0x02], "caterva_v0");
 //! d.container(0x95)?;
-//! assert_eq!(d.fixint(Path::Entry("version"))?, 0);
-//! assert_eq!(d.fixint(Path::Entry("ndim"))?, 2);
+//! assert_eq!(d.fixint(Path::entry(&"version"))?, 0);
+//! assert_eq!(d.fixint(Path::entry(&"ndim"))?, 2);
 //! # Ok::<(), metalayer_runtime::DecodeError>(())
 //! ```
 #![no_std]
@@ -30,14 +30,22 @@ mod dispatch;
 mod encode;
 mod error;
 mod field;
+mod read;
+mod value;
 mod visit;
+pub mod wire;
+mod write;
 
 pub use decode::Decoder;
 pub use dispatch::{Candidate, DispatchError, select, str_eq};
-pub use encode::{Encoder, check_count, check_range, check_same_len, check_str_len};
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, Path};
+pub use encode::{
+    Encoder, check_count, check_len, check_named, check_optional, check_range, check_same_len, check_str_len,
+};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, PATH_DEPTH, Path};
 pub use field::{ArrayField, StrField};
+pub use value::{BinField, BoolValue, Ext, FloatValue, IntValue, Record, same_layout};
 pub use visit::{Entries, EntryVisitor};
+pub use write::key_size;
 
 #[cfg(feature = "arrayvec")]
 pub use arrayvec;
@@ -57,7 +65,7 @@ pub use arrayvec;
 ///     const SCHEMA: &'static str = "tiny_v0";
 ///     fn encoded_len(&self) -> usize { 2 }
 ///     fn encode_into(&self, buf: &mut [u8]) -> Result<usize, EncodeError> {
-///         metalayer_runtime::check_range(Self::SCHEMA, metalayer_runtime::Path::Entry("value"), self.0.into(), 0, 127)?;
+///         metalayer_runtime::check_range(Self::SCHEMA, metalayer_runtime::Path::entry(&"value"), self.0.into(), 0, 127)?;
 ///         let mut e = Encoder::new(buf, 2, Self::SCHEMA)?;
 ///         e.byte(0x91);
 ///         e.byte(self.0);
@@ -161,7 +169,7 @@ pub trait Metalayer {
 ///     fn decode_prefix(input: &'de [u8]) -> Result<(Self, usize), DecodeError> {
 ///         let mut d = Decoder::new(input, Self::SCHEMA);
 ///         d.container(0x91)?;
-///         let v = d.fixint(Path::Entry("value"))?;
+///         let v = d.fixint(Path::entry(&"value"))?;
 ///         Ok((Tiny(v), d.position()))
 ///     }
 /// }
@@ -189,7 +197,7 @@ pub trait Decode<'de>: Metalayer + Sized {
     /// #     fn decode_prefix(input: &'de [u8]) -> Result<(Self, usize), DecodeError> {
     /// #         let mut d = Decoder::new(input, Self::SCHEMA);
     /// #         d.container(0x91)?;
-    /// #         let v = d.fixint(Path::Entry("value"))?;
+    /// #         let v = d.fixint(Path::entry(&"value"))?;
     /// #         Ok((Tiny(v), d.position()))
     /// #     }
     /// # }
@@ -214,7 +222,7 @@ pub trait Decode<'de>: Metalayer + Sized {
     /// #     fn decode_prefix(input: &'de [u8]) -> Result<(Self, usize), DecodeError> {
     /// #         let mut d = Decoder::new(input, Self::SCHEMA);
     /// #         d.container(0x91)?;
-    /// #         let v = d.fixint(Path::Entry("value"))?;
+    /// #         let v = d.fixint(Path::entry(&"value"))?;
     /// #         Ok((Tiny(v), d.position()))
     /// #     }
     /// # }
@@ -228,7 +236,7 @@ pub trait Decode<'de>: Metalayer + Sized {
             return Err(DecodeError::new(
                 Self::SCHEMA,
                 used,
-                Path::End,
+                Path::END,
                 DecodeErrorKind::TrailingBytes {
                     count: input.len() - used,
                 },

@@ -1,0 +1,275 @@
+//! The traits a field's type implements for each kind of entry: integers, floats, booleans,
+//! byte strings and records bound to their own struct. Generated code names the trait, never
+//! the type's spelling, so type aliases, newtypes and a user's own types work.
+
+use crate::decode::Decoder;
+use crate::encode::Encoder;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+
+/// A field type that holds an integer entry: every Rust integer, or a user's type that
+/// implements it. Its range, `MIN..=MAX`, must cover the entry's range for a fixed-width entry
+/// (the build fails otherwise); for a canonical entry it bounds the values decoded.
+///
+/// ```
+/// use metalayer_runtime::IntValue;
+///
+/// assert_eq!(<u8 as IntValue>::MAX, 255);
+/// assert_eq!(i64::from_i128(-3).to_i128(), -3);
+///
+/// /// A user's own type.
+/// #[derive(Clone, Copy)]
+/// struct Level(u8);
+/// impl IntValue for Level {
+///     const MIN: i128 = 0;
+///     const MAX: i128 = 9;
+///     fn to_i128(self) -> i128 { self.0.into() }
+///     fn from_i128(v: i128) -> Self { Level(v as u8) }
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold an integer entry",
+    label = "the schema gives this field an integer wire type",
+    note = "use a Rust integer type (`u8`, `i32`, `i64`, ...) or implement `IntValue` for the type"
+)]
+pub trait IntValue: Copy {
+    /// The smallest value the type holds.
+    const MIN: i128;
+    /// The largest value the type holds.
+    const MAX: i128;
+    /// The value, for the encoder.
+    fn to_i128(self) -> i128;
+    /// The type's value for `v`, which lies in `MIN..=MAX` (the decoder has checked).
+    fn from_i128(v: i128) -> Self;
+}
+
+macro_rules! int_value {
+    ($($t:ty),*) => {$(
+        impl IntValue for $t {
+            const MIN: i128 = <$t>::MIN as i128;
+            const MAX: i128 = <$t>::MAX as i128;
+            #[inline(always)]
+            fn to_i128(self) -> i128 {
+                self as i128
+            }
+            #[inline(always)]
+            fn from_i128(v: i128) -> Self {
+                v as $t
+            }
+        }
+    )*};
+}
+
+int_value!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+/// A field type that holds a float entry: `f32` for float32, `f64` for float64 (a float64
+/// entry in an `f32` would lose precision, and a float32 entry written from an `f64` too, so
+/// the widths must match).
+///
+/// ```
+/// use metalayer_runtime::FloatValue;
+///
+/// assert_eq!(<f32 as FloatValue>::BITS, 32);
+/// assert_eq!(f64::from_bits_be(1.5f64.to_bits_be()), 1.5);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold a float entry",
+    label = "the schema gives this field a float wire type",
+    note = "use `f32` for float32 and `f64` for float64"
+)]
+pub trait FloatValue: Copy {
+    /// 32 or 64: the wire type the field fits.
+    const BITS: u32;
+    /// The IEEE 754 bits, zero-extended to 64.
+    fn to_bits_be(self) -> u64;
+    /// The value of the bits.
+    fn from_bits_be(bits: u64) -> Self;
+}
+
+impl FloatValue for f32 {
+    const BITS: u32 = 32;
+    #[inline]
+    fn to_bits_be(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+    #[inline]
+    fn from_bits_be(bits: u64) -> Self {
+        f32::from_bits(bits as u32)
+    }
+}
+
+impl FloatValue for f64 {
+    const BITS: u32 = 64;
+    #[inline]
+    fn to_bits_be(self) -> u64 {
+        self.to_bits()
+    }
+    #[inline]
+    fn from_bits_be(bits: u64) -> Self {
+        f64::from_bits(bits)
+    }
+}
+
+/// A field type that holds a bool entry.
+///
+/// ```
+/// use metalayer_runtime::BoolValue;
+///
+/// assert!(bool::from_bool(true).to_bool());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold a bool entry",
+    label = "the schema gives this field the bool wire type",
+    note = "use `bool` or implement `BoolValue` for the type"
+)]
+pub trait BoolValue: Copy {
+    /// The value, for the encoder.
+    fn to_bool(self) -> bool;
+    /// The type's value for `v`.
+    fn from_bool(v: bool) -> Self;
+}
+
+impl BoolValue for bool {
+    #[inline]
+    fn to_bool(self) -> bool {
+        self
+    }
+    #[inline]
+    fn from_bool(v: bool) -> Self {
+        v
+    }
+}
+
+/// A field type that holds a byte-string entry (bin, a raw str, an ext's data): `&'de [u8]`
+/// (borrowed from the input), `Vec<u8>`, `Box<[u8]>`, `[u8; N]` (exactly N bytes), or with
+/// the `arrayvec` feature `arrayvec::ArrayVec<u8, N>`.
+///
+/// ```
+/// use metalayer_runtime::BinField;
+///
+/// let v: Vec<u8> = BinField::from_bytes(b"ab").unwrap();
+/// assert_eq!(BinField::bytes(&v), b"ab");
+/// assert!(<[u8; 3] as BinField>::from_bytes(b"ab").is_err());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold a byte-string entry",
+    label = "the schema gives this field a bin, raw str or ext wire type",
+    note = "use `Vec<u8>`, `Box<[u8]>`, `&'a [u8]`, `[u8; N]`, or `arrayvec::ArrayVec<u8, N>` with the `arrayvec` feature"
+)]
+pub trait BinField<'de>: Sized {
+    /// The bytes to encode.
+    fn bytes(&self) -> &[u8];
+    /// The field's value for decoded `bytes`, or what the error reports when they do not fit.
+    fn from_bytes(bytes: &'de [u8]) -> Result<Self, DecodeErrorKind>;
+}
+
+impl<'de> BinField<'de> for &'de [u8] {
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        self
+    }
+    #[inline]
+    fn from_bytes(bytes: &'de [u8]) -> Result<Self, DecodeErrorKind> {
+        Ok(bytes)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'de> BinField<'de> for alloc::vec::Vec<u8> {
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        self
+    }
+    #[inline]
+    fn from_bytes(bytes: &'de [u8]) -> Result<Self, DecodeErrorKind> {
+        Ok(bytes.into())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'de> BinField<'de> for alloc::boxed::Box<[u8]> {
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        self
+    }
+    #[inline]
+    fn from_bytes(bytes: &'de [u8]) -> Result<Self, DecodeErrorKind> {
+        Ok(bytes.into())
+    }
+}
+
+impl<'de, const N: usize> BinField<'de> for [u8; N] {
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        self
+    }
+    #[inline]
+    fn from_bytes(bytes: &'de [u8]) -> Result<Self, DecodeErrorKind> {
+        bytes.try_into().map_err(|_| DecodeErrorKind::FixedLength {
+            expected: N,
+            found: bytes.len(),
+        })
+    }
+}
+
+#[cfg(feature = "arrayvec")]
+impl<'de, const N: usize> BinField<'de> for arrayvec::ArrayVec<u8, N> {
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        self
+    }
+    #[inline]
+    fn from_bytes(bytes: &'de [u8]) -> Result<Self, DecodeErrorKind> {
+        arrayvec::ArrayVec::try_from(bytes).map_err(|_| DecodeErrorKind::Capacity {
+            capacity: N,
+            found: bytes.len(),
+        })
+    }
+}
+
+/// An ext value whose type byte is a field rather than a constant of the schema.
+///
+/// ```
+/// let e = metalayer_runtime::Ext { ty: 42, data: vec![1u8, 2] };
+/// assert_eq!(e.ty, 42);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Ext<B> {
+    /// The ext type byte.
+    pub ty: i8,
+    /// The data.
+    pub data: B,
+}
+
+/// A struct bound to a record sub-layout of a schema (`#[metalayer(schema = "...", layout =
+/// "...")]`), so that another struct's field can hold it. The generated code implements it;
+/// paths in its errors are relative to the record, and the caller puts them in place.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold a record entry",
+    label = "the schema gives this field a record type",
+    note = "put `#[metalayer(schema = \"...\", layout = \"...\")]` on the struct, naming the schema's record type"
+)]
+pub trait Record<'de>: Sized {
+    /// The schema and record type the struct is bound to, as `schema::type`.
+    const LAYOUT: &'static str;
+    /// The fewest bytes the record takes, which bounds what an array of them can claim.
+    const MIN_SIZE: usize;
+    /// Decodes the record at the decoder's position.
+    fn decode_record(d: &mut Decoder<'de>) -> Result<Self, DecodeError>;
+    /// Checks the values against the schema before anything is written.
+    fn check_record(&self, schema: &'static str) -> Result<(), EncodeError>;
+    /// The encoded size of a record that [`check_record`](Self::check_record) accepted.
+    fn record_len(&self) -> usize;
+    /// Writes the record.
+    fn encode_record(&self, e: &mut Encoder<'_>);
+}
+
+/// Whether two strings are equal, in a constant context (the build checks that a field's record
+/// type is bound to the record the schema names).
+///
+/// ```
+/// const SAME: bool = metalayer_runtime::same_layout("a::b", "a::b");
+/// assert!(SAME);
+/// ```
+pub const fn same_layout(a: &str, b: &str) -> bool {
+    crate::dispatch::str_eq(a, b)
+}
