@@ -82,7 +82,7 @@ const FIELD_NAMES: [&str; 7] = [
 #[test]
 fn inspect_json_matches_every_fixture() {
     let files = expected();
-    assert_eq!(files.len(), 104);
+    assert_eq!(files.len(), 163);
     let paths: Vec<String> = files
         .iter()
         .map(|f| fixture(f["path"].as_str().expect("path")).display().to_string())
@@ -146,7 +146,7 @@ fn inspect_json_matches_every_fixture() {
             }
         }
     }
-    assert_eq!(checked_fields, 104);
+    assert_eq!(checked_fields, 142);
     assert!(checked_msgpack >= 12, "{checked_msgpack}");
 }
 
