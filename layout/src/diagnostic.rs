@@ -11,6 +11,20 @@ pub struct Diagnostic {
     pub message: String,
     /// The byte range in the schema text it is about.
     pub span: Range<usize>,
+    /// The file it is in, when that is not the schema itself but a file it extends or
+    /// includes.
+    pub origin: Option<Box<Origin>>,
+}
+
+/// A file a schema extends or includes, where a [`Diagnostic`] is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The name the schema refers to it by.
+    pub name: String,
+    /// Its path on disk, if it has one.
+    pub path: Option<String>,
+    /// Its text.
+    pub text: String,
 }
 
 impl Diagnostic {
@@ -24,6 +38,7 @@ impl Diagnostic {
         Diagnostic {
             message: message.into(),
             span,
+            origin: None,
         }
     }
 
@@ -53,6 +68,10 @@ impl Diagnostic {
     /// );
     /// ```
     pub fn render(&self, path: &str, text: &str) -> String {
+        let (path, text) = match &self.origin {
+            Some(o) => (o.path.as_deref().unwrap_or(&o.name), o.text.as_str()),
+            None => (path, text),
+        };
         let (line, column) = self.line_column(text);
         let mut out = format!("{path}:{line}:{column}: {}", self.message);
         let start = clamp_to_char(text, self.span.start);
@@ -80,3 +99,22 @@ fn clamp_to_char(text: &str, at: usize) -> usize {
     }
     at
 }
+
+impl core::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match &self.origin {
+            Some(o) => {
+                let (line, column) = self.line_column(&o.text);
+                write!(
+                    f,
+                    "{}:{line}:{column}: {}",
+                    o.path.as_deref().unwrap_or(&o.name),
+                    self.message
+                )
+            }
+            None => write!(f, "bytes {}..{}: {}", self.span.start, self.span.end, self.message),
+        }
+    }
+}
+
+impl std::error::Error for Diagnostic {}

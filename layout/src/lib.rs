@@ -55,36 +55,57 @@ mod check;
 mod diagnostic;
 mod model;
 mod parse;
-pub mod render;
+mod prefix;
 
-pub use diagnostic::Diagnostic;
-pub use model::{Entry, EntryKind, IntRole, IntWire, Layout, StrWire};
-pub use render::{
-    ElementOffsets, Formula, diagram, element_offsets, formulas, length_formula, offset_formula, size_formula,
-    value_offset_formula,
+pub use check::{Loader, Source};
+pub use diagnostic::{Diagnostic, Origin};
+pub use model::{
+    ArrayType, Const, Count, Encoding, Entry, ExtType, Family, IntType, Layout, MapType, Node, Record, RecordType,
+    Role, SchemaFile, StrType, Type, Wire,
 };
 
-/// Parses and checks schema text; `schema` is the schema's name (its file stem). On failure,
-/// returns every problem found, in file order where possible.
+/// Parses and checks schema text; `schema` is the schema's name (its file stem). A schema that
+/// extends or includes another can name the built-ins only; [`parse_with`] reads other files.
+/// On failure, returns every problem found, in file order where possible.
 ///
 /// ```
 /// let errors = metalayer_layout::parse("x", "[container]\nwire = \"fixarray\"\nmarker = 0x91\n").unwrap_err();
-/// assert!(errors.iter().any(|e| e.message == "[schema] needs `metalayer`"));
+/// assert!(errors.iter().any(|e| e.message == "[schema] needs `metalayer`" || e.message.starts_with("the schema file needs")));
 /// ```
 pub fn parse(schema: &str, text: &str) -> Result<Layout, Vec<Diagnostic>> {
-    let mut diags = Vec::new();
-    let raw = parse::parse(text, &mut diags);
-    if !diags.is_empty() && raw.entries.is_empty() && raw.container.is_none() {
-        return Err(diags);
-    }
-    let layout = check::check(schema, raw, &mut diags);
-    match layout {
-        Some(layout) if diags.is_empty() => Ok(layout),
-        _ => {
-            diags.sort_by_key(|d| d.span.start);
-            Err(diags)
-        }
-    }
+    let source = Source {
+        name: schema.to_string(),
+        path: None,
+        text: text.to_string(),
+    };
+    parse_with(source, &mut |reference, _from| {
+        builtin(reference)
+            .map(|b| Source {
+                name: b.name.to_string(),
+                path: None,
+                text: b.text.to_string(),
+            })
+            .ok_or_else(|| format!("no built-in schema is named `{reference}`"))
+    })
+}
+
+/// [`parse`] with a loader for the files the schema extends or includes.
+///
+/// ```
+/// use metalayer_layout::{Source, parse_with};
+///
+/// let common = "[types.point]\nwire = \"fixarray\"\n[[types.point.entry]]\nname = \"x\"\nwire = \"int\"\n";
+/// let main = "[schema]\nmetalayer = \"m\"\ndescription = \"d\"\nsource = \"s\"\ninclude = [\"common.toml\"]\n[value]\ntype = \"point\"\n";
+/// let source = Source { name: "m_v0".into(), path: None, text: main.into() };
+/// let layout = parse_with(source, &mut |reference, _| {
+///     assert_eq!(reference, "common.toml");
+///     Ok(Source { name: reference.into(), path: None, text: common.into() })
+/// })
+/// .unwrap();
+/// assert_eq!(layout.types[0].name, "point");
+/// ```
+pub fn parse_with(source: Source, loader: &mut Loader<'_>) -> Result<Layout, Vec<Diagnostic>> {
+    check::check(source, loader)
 }
 
 /// A schema shipped with this crate.

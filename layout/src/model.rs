@@ -1,303 +1,234 @@
-//! The layout model: one checked schema, the single description that code generation, the
-//! decoders' errors and the documentation are all derived from.
+//! The layout model: one checked schema as a tree of value types, the single description that
+//! code generation, the decoders' errors, the documentation and the command-line tool are all
+//! derived from.
 
 use core::ops::Range;
 
-/// An integer wire type: a positive fixint, or a marker byte followed by a big-endian payload.
+pub use metalayer_runtime::wire::{Family, Wire};
+
+/// How a value's marker is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum IntWire {
-    /// Positive fixint: one byte, 0x00..=0x7f, which is its own value.
-    FixInt,
-    /// `0xd0` + 1 byte.
-    Int8,
-    /// `0xd1` + 2 bytes.
-    Int16,
-    /// `0xd2` + 4 bytes.
-    Int32,
-    /// `0xd3` + 8 bytes.
-    Int64,
-    /// `0xcc` + 1 byte.
-    UInt8,
-    /// `0xcd` + 2 bytes.
-    UInt16,
-    /// `0xce` + 4 bytes.
-    UInt32,
-    /// `0xcf` + 8 bytes.
-    UInt64,
+pub enum Encoding {
+    /// The schema names the wire type: what c-blosc2 writes (`0xd3` for every int64, `0xdb` for
+    /// a 3-byte string).
+    Fixed(Wire),
+    /// The marker follows from the value, as standard msgpack writers choose it: the smallest
+    /// wire type of the family for the value or length.
+    Canonical {
+        /// Decoding accepts any wire type of the family, not only the smallest (encoding still
+        /// writes the smallest).
+        lenient: bool,
+    },
 }
 
-impl IntWire {
-    /// Every integer wire type.
-    pub const ALL: [IntWire; 9] = [
-        IntWire::FixInt,
-        IntWire::Int8,
-        IntWire::Int16,
-        IntWire::Int32,
-        IntWire::Int64,
-        IntWire::UInt8,
-        IntWire::UInt16,
-        IntWire::UInt32,
-        IntWire::UInt64,
-    ];
-
-    /// The name used in schema files (`int64`).
+impl Encoding {
+    /// The fixed wire type, if the schema names one.
     ///
     /// ```
-    /// assert_eq!(metalayer_layout::IntWire::Int64.name(), "int64");
+    /// use metalayer_layout::{Encoding, Wire};
+    ///
+    /// assert_eq!(Encoding::Fixed(Wire::Int64).wire(), Some(Wire::Int64));
+    /// assert_eq!(Encoding::Canonical { lenient: false }.wire(), None);
     /// ```
-    pub const fn name(self) -> &'static str {
+    pub const fn wire(self) -> Option<Wire> {
         match self {
-            IntWire::FixInt => "fixint",
-            IntWire::Int8 => "int8",
-            IntWire::Int16 => "int16",
-            IntWire::Int32 => "int32",
-            IntWire::Int64 => "int64",
-            IntWire::UInt8 => "uint8",
-            IntWire::UInt16 => "uint16",
-            IntWire::UInt32 => "uint32",
-            IntWire::UInt64 => "uint64",
-        }
-    }
-
-    /// The wire type of a schema-file name.
-    ///
-    /// ```
-    /// use metalayer_layout::IntWire;
-    ///
-    /// assert_eq!(IntWire::from_name("uint16"), Some(IntWire::UInt16));
-    /// assert_eq!(IntWire::from_name("i64"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<IntWire> {
-        IntWire::ALL.into_iter().find(|w| w.name() == name)
-    }
-
-    /// The marker byte, or `None` for a fixint, whose byte is its value.
-    ///
-    /// ```
-    /// use metalayer_layout::IntWire;
-    ///
-    /// assert_eq!(IntWire::Int32.marker(), Some(0xd2));
-    /// assert_eq!(IntWire::FixInt.marker(), None);
-    /// ```
-    pub const fn marker(self) -> Option<u8> {
-        match self {
-            IntWire::FixInt => None,
-            IntWire::Int8 => Some(0xd0),
-            IntWire::Int16 => Some(0xd1),
-            IntWire::Int32 => Some(0xd2),
-            IntWire::Int64 => Some(0xd3),
-            IntWire::UInt8 => Some(0xcc),
-            IntWire::UInt16 => Some(0xcd),
-            IntWire::UInt32 => Some(0xce),
-            IntWire::UInt64 => Some(0xcf),
-        }
-    }
-
-    /// The payload width in bytes after the marker (0 for a fixint).
-    ///
-    /// ```
-    /// assert_eq!(metalayer_layout::IntWire::Int64.width(), 8);
-    /// ```
-    pub const fn width(self) -> usize {
-        match self {
-            IntWire::FixInt => 0,
-            IntWire::Int8 | IntWire::UInt8 => 1,
-            IntWire::Int16 | IntWire::UInt16 => 2,
-            IntWire::Int32 | IntWire::UInt32 => 4,
-            IntWire::Int64 | IntWire::UInt64 => 8,
-        }
-    }
-
-    /// The encoded size: marker and payload (1 for a fixint).
-    ///
-    /// ```
-    /// assert_eq!(metalayer_layout::IntWire::Int32.size(), 5);
-    /// assert_eq!(metalayer_layout::IntWire::FixInt.size(), 1);
-    /// ```
-    pub const fn size(self) -> usize {
-        match self {
-            IntWire::FixInt => 1,
-            other => 1 + other.width(),
-        }
-    }
-
-    /// The values the wire type holds.
-    ///
-    /// ```
-    /// assert_eq!(metalayer_layout::IntWire::FixInt.range(), (0, 127));
-    /// ```
-    pub const fn range(self) -> (i128, i128) {
-        match self {
-            IntWire::FixInt => (0, 0x7f),
-            IntWire::Int8 => (i8::MIN as i128, i8::MAX as i128),
-            IntWire::Int16 => (i16::MIN as i128, i16::MAX as i128),
-            IntWire::Int32 => (i32::MIN as i128, i32::MAX as i128),
-            IntWire::Int64 => (i64::MIN as i128, i64::MAX as i128),
-            IntWire::UInt8 => (0, u8::MAX as i128),
-            IntWire::UInt16 => (0, u16::MAX as i128),
-            IntWire::UInt32 => (0, u32::MAX as i128),
-            IntWire::UInt64 => (0, u64::MAX as i128),
-        }
-    }
-
-    /// The Rust integer of the wire type's width (`u8` for a fixint).
-    ///
-    /// ```
-    /// assert_eq!(metalayer_layout::IntWire::Int64.rust_type(), "i64");
-    /// ```
-    pub const fn rust_type(self) -> &'static str {
-        match self {
-            IntWire::FixInt | IntWire::UInt8 => "u8",
-            IntWire::Int8 => "i8",
-            IntWire::Int16 => "i16",
-            IntWire::Int32 => "i32",
-            IntWire::Int64 => "i64",
-            IntWire::UInt16 => "u16",
-            IntWire::UInt32 => "u32",
-            IntWire::UInt64 => "u64",
+            Encoding::Fixed(w) => Some(w),
+            Encoding::Canonical { .. } => None,
         }
     }
 }
 
-/// A string wire type: marker, big-endian length prefix, UTF-8 bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum StrWire {
-    /// `0xd9` + 1-byte length.
-    Str8,
-    /// `0xda` + 2-byte length.
-    Str16,
-    /// `0xdb` + 4-byte length.
-    Str32,
-}
-
-impl StrWire {
-    /// Every string wire type.
-    pub const ALL: [StrWire; 3] = [StrWire::Str8, StrWire::Str16, StrWire::Str32];
-
-    /// The name used in schema files (`str32`).
-    ///
-    /// ```
-    /// assert_eq!(metalayer_layout::StrWire::Str32.name(), "str32");
-    /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            StrWire::Str8 => "str8",
-            StrWire::Str16 => "str16",
-            StrWire::Str32 => "str32",
-        }
-    }
-
-    /// The wire type of a schema-file name.
-    ///
-    /// ```
-    /// assert_eq!(metalayer_layout::StrWire::from_name("str8"), Some(metalayer_layout::StrWire::Str8));
-    /// ```
-    pub fn from_name(name: &str) -> Option<StrWire> {
-        StrWire::ALL.into_iter().find(|w| w.name() == name)
-    }
-
-    /// The marker byte.
-    ///
-    /// ```
-    /// assert_eq!(metalayer_layout::StrWire::Str32.marker(), 0xdb);
-    /// ```
-    pub const fn marker(self) -> u8 {
-        match self {
-            StrWire::Str8 => 0xd9,
-            StrWire::Str16 => 0xda,
-            StrWire::Str32 => 0xdb,
-        }
-    }
-
-    /// The width of the length prefix in bytes.
-    ///
-    /// ```
-    /// assert_eq!(metalayer_layout::StrWire::Str32.width(), 4);
-    /// ```
-    pub const fn width(self) -> usize {
-        match self {
-            StrWire::Str8 => 1,
-            StrWire::Str16 => 2,
-            StrWire::Str32 => 4,
-        }
-    }
-
-    /// The longest string, in bytes, the length prefix can state.
-    ///
-    /// ```
-    /// assert_eq!(metalayer_layout::StrWire::Str8.max_len(), 255);
-    /// ```
-    pub const fn max_len(self) -> u64 {
-        match self {
-            StrWire::Str8 => u8::MAX as u64,
-            StrWire::Str16 => u16::MAX as u64,
-            StrWire::Str32 => u32::MAX as u64,
-        }
-    }
-}
-
-/// What an integer entry's value is: given by the user, a constant, or an array length.
+/// Where the number of elements of an array or the pairs of a map comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum IntRole {
-    /// A value the user provides, in `min..=max` (the wire type's range unless the schema narrows it).
-    Value {
-        /// The smallest allowed value.
-        min: i128,
-        /// The largest allowed value.
-        max: i128,
-    },
-    /// A constant, written on encode and checked on decode.
-    Const {
-        /// The constant.
-        value: i128,
-    },
-    /// The length of one or more arrays, derived on encode and checked on decode.
-    Count {
-        /// The smallest allowed length.
-        min: usize,
-        /// The largest allowed length.
-        max: usize,
-        /// Indices of the arrays it counts, in entry order.
-        arrays: Vec<usize>,
-    },
+pub enum Count {
+    /// The value's own msgpack header: any number the header can state.
+    Header,
+    /// Always this many.
+    Fixed(usize),
+    /// An earlier integer entry of the same record, by index; its value must equal the header's.
+    Entry(usize),
 }
 
-/// What an entry holds on the wire.
+/// An integer value's constraints.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EntryKind {
+pub struct IntType {
+    /// Its encoding.
+    pub encoding: Encoding,
+    /// The smallest allowed value (the wire type's, or the schema's `min`).
+    pub min: i128,
+    /// The largest allowed value.
+    pub max: i128,
+    /// Named values; when there are any, the value must be one of them.
+    pub values: Vec<(String, i128)>,
+}
+
+/// A string value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrType {
+    /// Its encoding.
+    pub encoding: Encoding,
+    /// Raw bytes in a str container, with no UTF-8 requirement (the frame header's flags).
+    pub raw: bool,
+}
+
+/// An ext value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtType {
+    /// Its encoding.
+    pub encoding: Encoding,
+    /// The type byte, when the schema fixes it; otherwise it is part of the value.
+    pub ext_type: Option<i8>,
+}
+
+/// An array of elements of one type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrayType {
+    /// The header's encoding.
+    pub header: Encoding,
+    /// Where the count comes from.
+    pub count: Count,
+    /// The elements' type.
+    pub element: Box<Node>,
+    /// Why the schema lets a fixarray header pass 0x9f (c-blosc2 writes `0x90 + 16`).
+    pub header_overflow: Option<String>,
+}
+
+/// A map of keys to values of one type each, in stored order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MapType {
+    /// The header's encoding.
+    pub header: Encoding,
+    /// Where the number of pairs comes from.
+    pub count: Count,
+    /// The keys' type.
+    pub key: Box<Node>,
+    /// The values' type.
+    pub value: Box<Node>,
+}
+
+/// A record: a fixed sequence of entries, stored as an array or as a map with fixed string keys
+/// in a fixed order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// [`Family::Array`] or [`Family::Map`].
+    pub form: Family,
+    /// The header's encoding.
+    pub header: Encoding,
+    /// The entries, in wire order.
+    pub entries: Vec<Entry>,
+    /// How many entries are always present; the rest are optional trailing entries.
+    pub required: usize,
+}
+
+impl Record {
+    /// The entry of that name.
+    ///
+    /// ```
+    /// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+    /// let root = layout.root_record().unwrap();
+    /// assert_eq!(root.entry("ndim").unwrap().name, "ndim");
+    /// assert!(root.entry("dtype").is_none());
+    /// ```
+    pub fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// The entries the user provides as struct fields (not constants or counts).
+    ///
+    /// ```
+    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let names: Vec<_> = layout.root_record().unwrap().fields().map(|e| e.name.as_str()).collect();
+    /// assert_eq!(names, ["shape", "chunkshape", "blockshape", "dtype_format", "dtype"]);
+    /// ```
+    pub fn fields(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(|e| e.is_field())
+    }
+}
+
+/// A constant of any scalar type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Const {
+    /// `nil`.
+    Nil,
+    /// A boolean.
+    Bool(bool),
     /// An integer.
-    Int {
-        /// Its wire type.
-        wire: IntWire,
-        /// Where its value comes from.
-        role: IntRole,
-    },
+    Int(i128),
+    /// A float.
+    Float(f64),
+    /// A string's or byte string's bytes.
+    Bytes(Vec<u8>),
+}
+
+/// The type of a value: one node kind per msgpack family, nested to any depth.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Type {
+    /// `nil`.
+    Nil,
+    /// A boolean.
+    Bool,
+    /// An integer.
+    Int(IntType),
+    /// A float: [`Wire::Float32`] or [`Wire::Float64`].
+    Float(Wire),
     /// A string.
-    Str {
-        /// Its wire type.
-        wire: StrWire,
-    },
-    /// An array: header byte `0x90 + count`, then `count` integers of one wire type.
-    Array {
-        /// The elements' wire type.
-        element: IntWire,
-        /// Index of the integer entry that holds the count.
-        count: usize,
-        /// Why the schema lets the header leave the fixarray range (0x90..=0x9f), if it does.
-        header_overflow: Option<String>,
+    Str(StrType),
+    /// A byte string.
+    Bin(Encoding),
+    /// An ext.
+    Ext(ExtType),
+    /// An array of elements of one type.
+    Array(ArrayType),
+    /// A map of keys to values.
+    Map(MapType),
+    /// A record, written in place (the top-level record).
+    Record(Record),
+    /// A named record type of the schema ([`Layout::types`]), bound to its own struct.
+    Ref(usize),
+}
+
+/// A value's type, with where the schema states it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// The type.
+    pub ty: Type,
+    /// The byte range in the schema file it is stated in.
+    pub span: Range<usize>,
+    /// The file it is stated in: an index into [`Layout::files`].
+    pub file: usize,
+}
+
+/// What an entry's value is: the user's, a constant, or a count.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Role {
+    /// A value the user provides as a struct field.
+    Field,
+    /// A constant: written on encode, checked on decode.
+    Const(Const),
+    /// The number of elements of one or more arrays or maps of the same record (by index),
+    /// derived on encode and checked on decode.
+    Count {
+        /// The counted entries, in entry order.
+        of: Vec<usize>,
     },
 }
 
-/// One entry of a layout.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One entry of a record.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     /// The entry's name, which is also the Rust field's name.
     pub name: String,
-    /// What it holds.
-    pub kind: EntryKind,
-    /// The schema's one-line description of the entry, if any.
+    /// A map record's key (the schema's `key`, or the name).
+    pub key: Option<String>,
+    /// Its value's type.
+    pub node: Node,
+    /// Where its value comes from.
+    pub role: Role,
+    /// Whether it is an optional trailing entry, held in an `Option`.
+    pub optional: bool,
+    /// The schema's one-line description.
     pub doc: Option<String>,
-    /// The byte range of the entry's table in the schema file.
+    /// The byte range of the entry's table in its schema file.
     pub span: Range<usize>,
 }
 
@@ -307,36 +238,133 @@ impl Entry {
     ///
     /// ```
     /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
-    /// let fields: Vec<_> = layout.entries.iter().filter(|e| e.is_field()).map(|e| e.name.as_str()).collect();
-    /// assert_eq!(fields, ["shape", "chunkshape", "blockshape", "dtype_format", "dtype"]);
+    /// assert!(!layout.root_record().unwrap().entries[0].is_field()); // version
     /// ```
     pub fn is_field(&self) -> bool {
-        !matches!(
-            self.kind,
-            EntryKind::Int {
-                role: IntRole::Const { .. } | IntRole::Count { .. },
-                ..
-            }
-        )
+        matches!(self.role, Role::Field)
     }
 
-    /// The wire type's name as written in schemas (`int64`, `str32`, `array`).
+    /// The wire type's name as written in schemas (`int64`, `str32`, `fixarray`, `int`).
     ///
     /// ```
     /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
-    /// assert_eq!(layout.entries[2].wire_name(), "array");
+    /// assert_eq!(layout.root_record().unwrap().entries[2].wire_name(&layout), "fixarray");
     /// ```
-    pub fn wire_name(&self) -> &'static str {
-        match &self.kind {
-            EntryKind::Int { wire, .. } => wire.name(),
-            EntryKind::Str { wire } => wire.name(),
-            EntryKind::Array { .. } => "array",
+    pub fn wire_name(&self, layout: &Layout) -> String {
+        self.node.wire_name(layout)
+    }
+}
+
+impl Node {
+    /// The wire type's name as written in schemas: a fixed wire type's name, a family's name
+    /// for a canonical encoding, a record type's name.
+    ///
+    /// ```
+    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// assert_eq!(layout.root.wire_name(&layout), "fixarray");
+    /// ```
+    pub fn wire_name(&self, layout: &Layout) -> String {
+        let enc = |e: &Encoding, family: Family| match e {
+            Encoding::Fixed(w) => w.name().to_string(),
+            Encoding::Canonical { .. } => family.name().to_string(),
+        };
+        match &self.ty {
+            Type::Nil => "nil".into(),
+            Type::Bool => "bool".into(),
+            Type::Int(t) => enc(&t.encoding, Family::Int),
+            Type::Float(w) => w.name().into(),
+            Type::Str(t) => enc(&t.encoding, Family::Str),
+            Type::Bin(e) => enc(e, Family::Bin),
+            Type::Ext(t) => enc(&t.encoding, Family::Ext),
+            Type::Array(a) => enc(&a.header, Family::Array),
+            Type::Map(m) => enc(&m.header, Family::Map),
+            Type::Record(r) => enc(&r.header, r.form),
+            Type::Ref(i) => layout.types.get(*i).map_or_else(String::new, |t| t.name.clone()),
+        }
+    }
+
+    /// The fewest bytes a value of this type takes (a canonical integer 1, an array of a
+    /// counted length 1 for its header). Decoders use it to refuse a count that the rest of
+    /// the input cannot hold before allocating for it.
+    ///
+    /// ```
+    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// assert_eq!(layout.root.min_size(&layout), 12);
+    /// ```
+    pub fn min_size(&self, layout: &Layout) -> usize {
+        let header = |e: &Encoding| match e {
+            Encoding::Fixed(w) => w.header_size(),
+            Encoding::Canonical { .. } => 1,
+        };
+        match &self.ty {
+            Type::Nil | Type::Bool => 1,
+            Type::Int(t) => header(&t.encoding),
+            Type::Float(w) => w.header_size(),
+            Type::Str(t) => header(&t.encoding),
+            Type::Bin(e) => header(e),
+            Type::Ext(t) => match t.encoding {
+                Encoding::Fixed(w) => w.header_size() + w.fixext_len().unwrap_or(0),
+                Encoding::Canonical { .. } => 3,
+            },
+            Type::Array(a) => {
+                header(&a.header)
+                    + match a.count {
+                        Count::Fixed(n) => n.saturating_mul(a.element.min_size(layout)),
+                        _ => 0,
+                    }
+            }
+            Type::Map(m) => {
+                header(&m.header)
+                    + match m.count {
+                        Count::Fixed(n) => n.saturating_mul(m.key.min_size(layout) + m.value.min_size(layout)),
+                        _ => 0,
+                    }
+            }
+            Type::Record(r) => record_min_size(r, layout),
+            Type::Ref(i) => layout.types.get(*i).map_or(1, |t| record_min_size(&t.record, layout)),
         }
     }
 }
 
-/// A checked layout: the container and the ordered entries of one metalayer version.
+fn record_min_size(r: &Record, layout: &Layout) -> usize {
+    let header = match r.header {
+        Encoding::Fixed(w) => w.header_size(),
+        Encoding::Canonical { .. } => 1,
+    };
+    header
+        + r.entries[..r.required]
+            .iter()
+            .map(|e| {
+                let key = e.key.as_deref().map_or(0, metalayer_runtime::key_size);
+                key + e.node.min_size(layout)
+            })
+            .sum::<usize>()
+}
+
+/// A named record type: a sub-layout written once and used wherever the schema names it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordType {
+    /// Its name in the schema (`[types.operand]`).
+    pub name: String,
+    /// The record.
+    pub record: Record,
+    /// The file it is defined in: an index into [`Layout::files`].
+    pub file: usize,
+    /// Its table's byte range in that file.
+    pub span: Range<usize>,
+}
+
+/// A schema file read to build a layout: the schema itself, or one it extends or includes.
 #[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaFile {
+    /// The schema's name (its file stem), or the file's path as the schema names it.
+    pub name: String,
+    /// The file's path on disk, when it was read from one (built-ins have none).
+    pub path: Option<String>,
+}
+
+/// A checked layout: one metalayer version.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
     /// The schema's name: its file stem (`b2nd_v1`).
     pub schema: String,
@@ -346,27 +374,42 @@ pub struct Layout {
     pub description: String,
     /// Where the layout is documented or implemented.
     pub source: String,
-    /// The top-level fixarray marker, `0x90 + entries.len()`.
-    pub container_marker: u8,
-    /// The entries, in wire order.
-    pub entries: Vec<Entry>,
+    /// The top-level value: a record for most layouts, any type for a single value.
+    pub root: Node,
+    /// The named record types the layout uses, from this file and the files it includes.
+    pub types: Vec<RecordType>,
+    /// The files read: the schema first, then those it extends or includes.
+    pub files: Vec<SchemaFile>,
 }
 
 impl Layout {
-    /// The entry of that name.
+    /// The top-level record, if the top-level value is one.
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
-    /// assert_eq!(layout.entry("ndim").unwrap().name, "ndim");
-    /// assert!(layout.entry("dtype").is_none());
+    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// assert_eq!(layout.root_record().unwrap().entries.len(), 7);
     /// ```
-    pub fn entry(&self, name: &str) -> Option<&Entry> {
-        self.entries.iter().find(|e| e.name == name)
+    pub fn root_record(&self) -> Option<&Record> {
+        match &self.root.ty {
+            Type::Record(r) => Some(r),
+            Type::Ref(i) => self.types.get(*i).map(|t| &t.record),
+            _ => None,
+        }
     }
 
-    /// The bytes the layout accepts at each offset of its fixed prefix: from the container
-    /// marker up to and including the header of the first entry whose size depends on a value
-    /// (an array's header byte, a string's length prefix). Dispatch tells layouts apart with it.
+    /// The named record type of that name.
+    ///
+    /// ```
+    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// assert!(layout.record_type("operand").is_none());
+    /// ```
+    pub fn record_type(&self, name: &str) -> Option<&RecordType> {
+        self.types.iter().find(|t| t.name == name)
+    }
+
+    /// The bytes the layout accepts at each offset of its fixed prefix: from the first byte up
+    /// to and including the first byte whose meaning depends on a value (an array's header, a
+    /// string's length prefix, a canonical integer). Dispatch tells layouts apart with it.
     ///
     /// ```
     /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
@@ -374,45 +417,8 @@ impl Layout {
     /// assert_eq!(layout.fixed_prefix(), [(0x97, 0x97), (0, 0), (0, 16), (0x90, 0xa0)]);
     /// ```
     pub fn fixed_prefix(&self) -> Vec<(u8, u8)> {
-        let byte = |v: i128| v.clamp(0, 0xff) as u8;
-        let mut prefix = vec![(self.container_marker, self.container_marker)];
-        for entry in &self.entries {
-            match &entry.kind {
-                EntryKind::Int { wire, role } => match wire.marker() {
-                    None => prefix.push(match role {
-                        IntRole::Const { value } => (byte(*value), byte(*value)),
-                        IntRole::Value { min, max } => (byte(*min), byte(*max)),
-                        IntRole::Count { min, max, .. } => (byte(*min as i128), byte(*max as i128)),
-                    }),
-                    Some(marker) => {
-                        prefix.push((marker, marker));
-                        match role {
-                            IntRole::Const { value } => {
-                                let bytes = value.to_be_bytes();
-                                prefix.extend(bytes[16 - wire.width()..].iter().map(|&b| (b, b)));
-                            }
-                            _ => prefix.extend(core::iter::repeat_n((0, 0xff), wire.width())),
-                        }
-                    }
-                },
-                EntryKind::Str { wire } => {
-                    prefix.push((wire.marker(), wire.marker()));
-                    prefix.extend(core::iter::repeat_n((0, 0xff), wire.width()));
-                    break;
-                }
-                EntryKind::Array { count, .. } => {
-                    let (min, max) = match &self.entries[*count].kind {
-                        EntryKind::Int {
-                            role: IntRole::Count { min, max, .. },
-                            ..
-                        } => (*min, *max),
-                        _ => (0, 0x6f),
-                    };
-                    prefix.push((byte(0x90 + min as i128), byte(0x90 + max as i128)));
-                    break;
-                }
-            }
-        }
+        let mut prefix = Vec::new();
+        crate::prefix::node(self, &self.root, None, &mut prefix);
         prefix
     }
 }

@@ -9,8 +9,8 @@
 /// assert_eq!(Wire::Int32.family(), Family::Int);
 /// assert_eq!(Family::Str.name(), "str");
 /// ```
+/// msgpack's families are fixed by its specification, so the enum is exhaustive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Family {
     /// `nil`.
     Nil,
@@ -130,8 +130,8 @@ impl Family {
 /// assert_eq!(Wire::Str32.width(), 4);
 /// assert_eq!(Wire::of_marker(0xa3), Some(Wire::FixStr));
 /// ```
+/// msgpack's wire types are fixed by its specification, so the enum is exhaustive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Wire {
     /// `0xc0`.
     Nil,
