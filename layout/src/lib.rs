@@ -105,15 +105,15 @@ pub struct Builtin {
 pub const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "caterva_v0",
-        text: include_str!("../../schemas/caterva_v0.toml"),
+        text: include_str!("../schemas/caterva_v0.toml"),
     },
     Builtin {
         name: "b2nd_v0",
-        text: include_str!("../../schemas/b2nd_v0.toml"),
+        text: include_str!("../schemas/b2nd_v0.toml"),
     },
     Builtin {
         name: "b2nd_v1",
-        text: include_str!("../../schemas/b2nd_v1.toml"),
+        text: include_str!("../schemas/b2nd_v1.toml"),
     },
 ];
 
