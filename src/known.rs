@@ -29,7 +29,10 @@ use crate::metalayer;
 ///     err.to_string(),
 ///     "no b2nd layout fits: at byte 0x00 b2nd_v1 expects 0x97, b2nd_v0 expects 0x96, caterva_v0 expects 0x95; found 0x94"
 /// );
-/// assert!(matches!(Known::decode("units", &[0xa0]), Err(DispatchError::UnknownName { .. })));
+/// assert_eq!(
+///     Known::decode("units", &[0xa0]).unwrap_err().to_string(),
+///     r#"no known layout for the metalayer name "units"; known names: b2nd caterva"#
+/// );
 /// # Ok::<(), DispatchError>(())
 /// ```
 #[metalayer(dispatch)]

@@ -103,7 +103,7 @@ extern crate self as metalayer;
 pub use metalayer_macros::metalayer;
 pub use metalayer_runtime::{
     ArrayField, Candidate, Decode, DecodeError, DecodeErrorKind, DecodeOwned, DispatchError, EncodeError,
-    EncodeErrorKind, Entries, EntryVisitor, Int, Metalayer, Path, StrField,
+    EncodeErrorKind, Entries, EntryVisitor, Int, Metalayer, MetalayerName, Path, StrField,
 };
 
 /// The attribute and the traits: `use metalayer::prelude::*;` is all generated types need.

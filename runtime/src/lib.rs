@@ -33,7 +33,7 @@ mod field;
 mod visit;
 
 pub use decode::Decoder;
-pub use dispatch::{Candidate, DispatchError, select, str_eq};
+pub use dispatch::{Candidate, DispatchError, MetalayerName, select, str_eq};
 pub use encode::{Encoder, check_count, check_range, check_same_len, check_str_len};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, Path};
 pub use field::{ArrayField, StrField};
