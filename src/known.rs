@@ -14,6 +14,8 @@ use crate::metalayer;
 ///
 /// c-blosc2's broken bytes of February 8th, 2023 (marker `0x96` with 7 entries) are an error.
 ///
+/// Later versions add layouts as writers add them, so a `match` needs a `_` arm.
+///
 /// ```
 /// use metalayer::{DispatchError, Known};
 ///
@@ -37,6 +39,7 @@ use crate::metalayer;
 /// ```
 #[metalayer(dispatch)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Known {
     /// `b2nd`, 7 entries.
     #[metalayer(schema = "b2nd_v1")]

@@ -3,6 +3,7 @@
 use core::fmt;
 
 /// Where in a layout an error happened: the container, an entry, or one element of an array entry.
+/// Layouts with other kinds of entries may add places, so a `match` needs a `_` arm.
 ///
 /// ```
 /// use metalayer_runtime::Path;
@@ -12,6 +13,7 @@ use core::fmt;
 /// assert_eq!(Path::Container.to_string(), "the container");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Path {
     /// The top-level container marker.
     Container,
