@@ -43,8 +43,9 @@
 //!
 //! # The attribute
 //!
-//! - `schema = "name"` looks for `schemas/name.toml` in the crate that uses it (under
-//!   `CARGO_MANIFEST_DIR`), then among the built-in schemas: `caterva_v0`, `b2nd_v0`, `b2nd_v1`.
+//! - `schema = "name"` names a built-in schema (`caterva_v0`, `b2nd_v0`, `b2nd_v1`) or else
+//!   `schemas/name.toml` in the crate that uses it (under `CARGO_MANIFEST_DIR`). A crate file
+//!   named like a built-in is an error; `schema_path` reads it.
 //! - `schema_path = "rel/path.toml"` names a schema file relative to `CARGO_MANIFEST_DIR`.
 //! - `crate = "path"` names this crate where it is renamed (default `::metalayer`).
 //!
