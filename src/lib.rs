@@ -88,7 +88,9 @@
 //!
 //! When the struct and the schema disagree, or the schema contradicts itself, the build fails
 //! with every error at once, under the offending field or naming the schema file's line and
-//! column. The schema language is documented in `schemas/README.md`.
+//! column. The schema language is documented in
+//! [`schemas/README.md`](https://github.com/metalayer-rs/metalayer/blob/main/schemas/README.md),
+//! which this crate's package also holds.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
