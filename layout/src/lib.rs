@@ -57,7 +57,7 @@ mod model;
 mod parse;
 pub mod render;
 
-pub use diagnostic::Diagnostic;
+pub use diagnostic::{Diagnostic, Diagnostics};
 pub use model::{Entry, EntryKind, IntRole, IntWire, Layout, StrWire};
 pub use render::{
     ElementOffsets, Formula, diagram, element_offsets, formulas, length_formula, offset_formula, size_formula,
@@ -71,18 +71,18 @@ pub use render::{
 /// let errors = metalayer_layout::parse("x", "[container]\nwire = \"fixarray\"\nmarker = 0x91\n").unwrap_err();
 /// assert!(errors.iter().any(|e| e.message == "[schema] needs `metalayer`"));
 /// ```
-pub fn parse(schema: &str, text: &str) -> Result<Layout, Vec<Diagnostic>> {
+pub fn parse(schema: &str, text: &str) -> Result<Layout, Diagnostics> {
     let mut diags = Vec::new();
     let raw = parse::parse(text, &mut diags);
     if !diags.is_empty() && raw.entries.is_empty() && raw.container.is_none() {
-        return Err(diags);
+        return Err(Diagnostics::new(schema, text, diags));
     }
     let layout = check::check(schema, raw, &mut diags);
     match layout {
         Some(layout) if diags.is_empty() => Ok(layout),
         _ => {
             diags.sort_by_key(|d| d.span.start);
-            Err(diags)
+            Err(Diagnostics::new(schema, text, diags))
         }
     }
 }
@@ -105,15 +105,15 @@ pub struct Builtin {
 pub const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "caterva_v0",
-        text: include_str!("../../schemas/caterva_v0.toml"),
+        text: include_str!("../schemas/caterva_v0.toml"),
     },
     Builtin {
         name: "b2nd_v0",
-        text: include_str!("../../schemas/b2nd_v0.toml"),
+        text: include_str!("../schemas/b2nd_v0.toml"),
     },
     Builtin {
         name: "b2nd_v1",
-        text: include_str!("../../schemas/b2nd_v1.toml"),
+        text: include_str!("../schemas/b2nd_v1.toml"),
     },
 ];
 

@@ -37,7 +37,7 @@ pub mod wire;
 mod write;
 
 pub use decode::Decoder;
-pub use dispatch::{Candidate, DispatchError, select, str_eq};
+pub use dispatch::{Candidate, DispatchError, MetalayerName, select, str_eq};
 pub use encode::{
     Encoder, check_count, check_len, check_named, check_optional, check_range, check_same_len, check_str_len,
 };
