@@ -43,7 +43,7 @@ pub use encode::{
 };
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, PATH_DEPTH, Path};
 pub use field::{ArrayField, StrField};
-pub use value::{BinField, BoolValue, Ext, FloatValue, IntValue, Record, same_layout};
+pub use value::{BinField, BoolValue, Ext, FloatValue, IntValue, Record};
 pub use visit::{Entries, EntryVisitor};
 pub use write::key_size;
 
