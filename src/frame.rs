@@ -153,7 +153,8 @@ pub struct FrameMetalayer {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum FrameError {
-    /// Opening, inspecting or reading a file failed.
+    /// Opening, inspecting or reading a file failed. The message names the path; the io error
+    /// is the `source()`.
     Io {
         /// The file or directory.
         path: PathBuf,
@@ -311,7 +312,8 @@ pub enum FrameError {
 impl fmt::Display for FrameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FrameError::Io { path, source } => write!(f, "cannot read {}: {source}", path.display()),
+            // The io error is the source: shown by whoever prints the chain.
+            FrameError::Io { path, .. } => write!(f, "cannot read {}", path.display()),
             FrameError::NotSparseFrame { path } => write!(
                 f,
                 "{} is a directory without a chunks.b2frame file, so not a sparse frame",
@@ -748,7 +750,11 @@ pub fn parse_header(header: &[u8]) -> Result<Vec<FrameMetalayer>, FrameError> {
 /// assert_eq!(metalayers[3].content, [0x93, 0x01, 0x02, 0x03]);
 ///
 /// let missing = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/no-such-file.b2nd");
-/// assert!(read_metalayers(missing).unwrap_err().to_string().starts_with("cannot read "));
+/// let err = read_metalayers(missing).unwrap_err();
+/// assert_eq!(err.to_string(), format!("cannot read {missing}"));
+/// // Why is the source, an io error.
+/// let why = std::error::Error::source(&err).unwrap().downcast_ref::<std::io::Error>().unwrap();
+/// assert_eq!(why.kind(), std::io::ErrorKind::NotFound);
 /// # Ok::<(), metalayer::frame::FrameError>(())
 /// ```
 pub fn read_metalayers(path: impl AsRef<Path>) -> Result<Vec<FrameMetalayer>, FrameError> {

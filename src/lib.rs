@@ -43,8 +43,9 @@
 //!
 //! # The attribute
 //!
-//! - `schema = "name"` looks for `schemas/name.toml` in the crate that uses it (under
-//!   `CARGO_MANIFEST_DIR`), then among the built-in schemas: `caterva_v0`, `b2nd_v0`, `b2nd_v1`.
+//! - `schema = "name"` names a built-in schema (`caterva_v0`, `b2nd_v0`, `b2nd_v1`) or else
+//!   `schemas/name.toml` in the crate that uses it (under `CARGO_MANIFEST_DIR`). A crate file
+//!   named like a built-in is an error; `schema_path` reads it.
 //! - `schema_path = "rel/path.toml"` names a schema file relative to `CARGO_MANIFEST_DIR`.
 //! - `crate = "path"` names this crate where it is renamed (default `::metalayer`).
 //!
@@ -87,7 +88,9 @@
 //!
 //! When the struct and the schema disagree, or the schema contradicts itself, the build fails
 //! with every error at once, under the offending field or naming the schema file's line and
-//! column. The schema language is documented in `schemas/README.md`.
+//! column. The schema language is documented in
+//! [`schemas/README.md`](https://github.com/metalayer-rs/metalayer/blob/main/schemas/README.md),
+//! which this crate's package also holds.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -103,7 +106,7 @@ extern crate self as metalayer;
 pub use metalayer_macros::metalayer;
 pub use metalayer_runtime::{
     ArrayField, Candidate, Decode, DecodeError, DecodeErrorKind, DecodeOwned, DispatchError, EncodeError,
-    EncodeErrorKind, Entries, EntryVisitor, Int, Metalayer, Path, StrField,
+    EncodeErrorKind, Entries, EntryVisitor, Int, Metalayer, MetalayerName, Path, StrField,
 };
 
 /// The attribute and the traits: `use metalayer::prelude::*;` is all generated types need.

@@ -10,7 +10,7 @@
 #       plain  the same structs with no attribute and no dependency (the floor).
 #     Each build starts from an empty target directory. The goal is attr / binrw <= 0.5.
 #  2. The rebuild of a binary crate whose struct uses the crate's own schemas/array_v1.toml
-#     (a copy of schemas/b2nd_v1.toml) after that file changes: touched only, its description
+#     (a copy of layout/schemas/b2nd_v1.toml) after that file changes: touched only, its description
 #     edited, its metalayer name edited (the binary then prints the new name). Each rebuild is
 #     checked to have recompiled the crate. The goal is <= 1 s.
 #
@@ -188,7 +188,7 @@ EOF
   write_manifest "$d" schema-rebuild "metalayer = { path = \"$repo\" }"
   seed_lock "$d" attr
   mkdir -p "$d/schemas"
-  cp schemas/b2nd_v1.toml "$d/schemas/array_v1.toml"
+  cp layout/schemas/b2nd_v1.toml "$d/schemas/array_v1.toml"
   cat > "$d/src/main.rs" <<'EOF'
 //! A struct bound to the crate's own schema, schemas/array_v1.toml.
 

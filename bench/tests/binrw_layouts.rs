@@ -177,6 +177,7 @@ fn binrw_reads_and_rewrites_every_fixture() {
                 Known::B2ndV1(m) => check(&bw_v1(&m), bytes, &what),
                 Known::B2ndV0(m) => check(&bw_v0(&m), bytes, &what),
                 Known::B2ndCaterva(m) | Known::Caterva(m) => check(&bw_caterva(&m), bytes, &what),
+                other => panic!("{what}: no binrw layout for {}", other.schema()),
             }
             *seen.entry(known_schema(bytes)).or_default() += 1;
         }

@@ -7,7 +7,7 @@ use metalayer::frame::{self, FrameError, FrameMetalayer};
 use metalayer::{DispatchError, Known};
 use serde_json::{Map, Value};
 
-use crate::output::{Out, Stop};
+use crate::output::{Out, Stop, chain};
 use crate::render;
 
 /// What one metalayer turned out to be.
@@ -32,7 +32,7 @@ fn classify(m: &FrameMetalayer) -> Content {
         Err(DispatchError::UnknownName { .. }) => Content::Other {
             msgpack: render::msgpack_value(&m.content),
         },
-        Err(e) => Content::Failed { error: e.to_string() },
+        Err(e) => Content::Failed { error: chain(&e) },
     }
 }
 
@@ -45,7 +45,7 @@ pub fn run(out: &mut Out, paths: &[std::path::PathBuf], json: bool) -> Result<()
         let metalayers = match frame::read_metalayers(path) {
             Ok(metalayers) => metalayers,
             Err(e) => {
-                let text = e.to_string();
+                let text = chain(&e);
                 // An I/O error already names the file it could not read.
                 if matches!(e, FrameError::Io { .. } | FrameError::NotSparseFrame { .. }) {
                     out.error(&text);

@@ -1,5 +1,6 @@
 //! Writing to stdout and stderr without panicking, and remembering whether anything failed.
 
+use std::error::Error;
 use std::fmt;
 use std::io::{self, Write};
 
@@ -29,6 +30,19 @@ impl fmt::Display for Stop {
             Stop::Io(e) => write!(f, "cannot write to stdout: {e}"),
         }
     }
+}
+
+/// An error's message followed by those of its sources, each after `: `, as the command shows
+/// errors: `cannot read x.b2nd: No such file or directory (os error 2)`.
+pub fn chain(error: &dyn Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        source = e.source();
+    }
+    text
 }
 
 /// stdout, stderr and the failure flag of one run.
@@ -76,5 +90,21 @@ impl Out {
     /// Whether an error was reported.
     pub fn failed(&self) -> bool {
         self.failed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chain;
+
+    #[test]
+    fn chain_shows_each_source_once() {
+        let err = metalayer::frame::FrameError::Io {
+            path: "x.b2nd".into(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "gone"),
+        };
+        assert_eq!(chain(&err), "cannot read x.b2nd: gone");
+        let not_io = metalayer::frame::parse_header(b"").unwrap_err();
+        assert_eq!(chain(&not_io), not_io.to_string());
     }
 }

@@ -7,7 +7,8 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_metalayer");
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures");
+/// The repository's `tests/fixtures`, through a link that `cargo package` replaces by the files.
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(FIXTURES).join(rel)

@@ -25,7 +25,7 @@ impl LitStr {
 
 /// Where the schema comes from.
 pub(crate) enum SchemaRef {
-    /// `schema = "name"`: the crate's own `schemas/name.toml`, then the built-ins.
+    /// `schema = "name"`: the built-in of that name, else the crate's own `schemas/name.toml`.
     Name(LitStr),
     /// `schema_path = "rel/path.toml"`: a file relative to `CARGO_MANIFEST_DIR`.
     Path(LitStr),

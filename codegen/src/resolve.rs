@@ -1,5 +1,12 @@
-//! Finding a schema: the user crate's `schemas/` directory first, then the built-ins; or a path
-//! relative to the crate's manifest directory.
+//! Finding a schema: a built-in name means the built-in, any other name the user crate's
+//! `schemas/<name>.toml`; or a path relative to the crate's manifest directory.
+//!
+//! A crate file named like a built-in is an error rather than an override. Cargo rebuilds a crate
+//! when a file the generated code includes changes, but it cannot watch for a file that does not
+//! exist yet: had the file taken precedence, adding it beside a struct that used the built-in
+//! would change nothing until some other change rebuilt the crate. With the built-in always
+//! winning, a build that has not seen the new file yet means what a fresh build means, and the
+//! fresh build says the file is ignored.
 
 use std::path::{Path, PathBuf};
 
@@ -31,16 +38,21 @@ pub(crate) fn find(schema: &SchemaRef, manifest_dir: &Path) -> Result<Source, St
             }
             let relative = format!("schemas/{name}.toml");
             let path = manifest_dir.join(&relative);
-            if path.is_file() {
-                return read(&path, name, relative);
-            }
             if let Some(builtin) = metalayer_layout::builtin(&name) {
+                if path.exists() {
+                    return Err(format!(
+                        "schema `{name}` is built in, and this crate also has `{relative}`, which `schema = \"{name}\"` does not read: a built-in name always means the built-in schema\n  to use the file, write `schema_path = \"{relative}\"`, or rename it and the `schema` argument"
+                    ));
+                }
                 return Ok(Source {
                     name,
                     display: format!("schemas/{}.toml (built in)", builtin.name),
                     file: None,
                     text: builtin.text.to_string(),
                 });
+            }
+            if path.is_file() {
+                return read(&path, name, relative);
             }
             let builtins: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
             let own = list_schemas(&manifest_dir.join("schemas"));
@@ -50,7 +62,7 @@ pub(crate) fn find(schema: &SchemaRef, manifest_dir: &Path) -> Result<Source, St
                 own.join(", ")
             };
             Err(format!(
-                "schema `{name}` not found; looked for `{relative}` in this crate's directory (CARGO_MANIFEST_DIR), then among the built-in schemas\n  built-in schemas: {}\n  schemas in this crate's `schemas/`: {own}",
+                "schema `{name}` not found; looked among the built-in schemas, then for `{relative}` in this crate's directory (CARGO_MANIFEST_DIR)\n  built-in schemas: {}\n  schemas in this crate's `schemas/`: {own}",
                 builtins.join(", ")
             ))
         }

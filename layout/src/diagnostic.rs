@@ -1,10 +1,18 @@
 //! Errors in a schema file, located by byte range and rendered as `path:line:column` with the
 //! offending line underlined.
 
-use core::fmt::Write as _;
-use core::ops::Range;
+use core::fmt::{self, Write as _};
+use core::ops::{Deref, Range};
 
-/// One problem in a schema file.
+/// One problem in a schema file. Its message is its `Display`; [`Diagnostic::render`] adds the
+/// file, line and column and underlines the span.
+///
+/// ```
+/// let d = metalayer_layout::Diagnostic::new(3..5, "unknown key `markr` in [container]");
+/// assert_eq!(d.to_string(), "unknown key `markr` in [container]");
+/// let boxed: Box<dyn std::error::Error> = Box::new(d);
+/// assert!(boxed.source().is_none());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// What is wrong, in one sentence.
@@ -92,6 +100,152 @@ impl Diagnostic {
     }
 }
 
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl core::error::Error for Diagnostic {}
+
+/// Every problem [`parse`](crate::parse) found in one schema, in file order where possible. It
+/// dereferences to the [`Diagnostic`]s, and it is an error of its own that names the schema and
+/// each problem's line and column, so that `parse(...)?` works in a function returning
+/// `Box<dyn Error>`.
+///
+/// ```
+/// fn check(text: &str) -> Result<usize, Box<dyn std::error::Error>> {
+///     let layout = metalayer_layout::parse("tiny_v0", text)?;
+///     Ok(layout.entries.len())
+/// }
+///
+/// let text = r#"
+/// [schema]
+/// metalayer = "tiny"
+/// description = "One constant"
+/// source = "an example"
+///
+/// [container]
+/// wire = "fixarray"
+/// marker = 0x91
+///
+/// [[entry]]
+/// name = "version"
+/// wire = "fixint"
+/// const = 200
+/// "#;
+/// let err = check(text).unwrap_err();
+/// assert_eq!(err.to_string(), "schema tiny_v0, line 14, column 9: constant 200 does not fit fixint (0..=127)");
+///
+/// let errors = metalayer_layout::parse("tiny_v0", text).unwrap_err();
+/// assert_eq!(errors.len(), 1);
+/// assert_eq!(errors.schema(), "tiny_v0");
+/// assert_eq!(errors[0].line_column(text), (14, 9));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostics {
+    schema: String,
+    diagnostics: Vec<Diagnostic>,
+    /// The line and column of each diagnostic, in the text they were found in.
+    positions: Vec<(usize, usize)>,
+}
+
+impl Diagnostics {
+    /// The problems `diagnostics` found in the schema `schema` whose text is `text`.
+    ///
+    /// ```
+    /// use metalayer_layout::{Diagnostic, Diagnostics};
+    ///
+    /// let errors = Diagnostics::new("x", "a = 1\nb = 2\n", vec![Diagnostic::new(6..7, "unknown key `b`")]);
+    /// assert_eq!(errors.to_string(), "schema x, line 2, column 1: unknown key `b`");
+    /// ```
+    pub fn new(schema: &str, text: &str, diagnostics: Vec<Diagnostic>) -> Self {
+        let positions = diagnostics
+            .iter()
+            .map(|d| d.line_column(d.origin.as_ref().map_or(text, |o| o.text.as_str())))
+            .collect();
+        Diagnostics {
+            schema: schema.to_string(),
+            diagnostics,
+            positions,
+        }
+    }
+
+    /// The schema's name.
+    ///
+    /// ```
+    /// let errors = metalayer_layout::Diagnostics::new("b2nd_v9", "", Vec::new());
+    /// assert_eq!(errors.schema(), "b2nd_v9");
+    /// ```
+    pub fn schema(&self) -> &str {
+        &self.schema
+    }
+
+    /// The diagnostics, without the schema's name.
+    ///
+    /// ```
+    /// use metalayer_layout::{Diagnostic, Diagnostics};
+    ///
+    /// let errors = Diagnostics::new("x", "a = 1\n", vec![Diagnostic::new(0..1, "bad")]);
+    /// assert_eq!(errors.into_vec(), [Diagnostic::new(0..1, "bad")]);
+    /// ```
+    pub fn into_vec(self) -> Vec<Diagnostic> {
+        self.diagnostics
+    }
+}
+
+impl Deref for Diagnostics {
+    type Target = [Diagnostic];
+
+    fn deref(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+}
+
+impl IntoIterator for Diagnostics {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.diagnostics.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Diagnostics {
+    type Item = &'a Diagnostic;
+    type IntoIter = core::slice::Iter<'a, Diagnostic>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.diagnostics.iter()
+    }
+}
+
+/// One line per problem: `schema b2nd_v1, line 33, column 10: marker 0xd2 does not belong to
+/// int64: its marker is 0xd3`.
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (d, (line, column))) in self.diagnostics.iter().zip(&self.positions).enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            match &d.origin {
+                Some(o) => write!(
+                    f,
+                    "schema {} ({}), line {line}, column {column}: {}",
+                    self.schema,
+                    o.path.as_deref().unwrap_or(&o.name),
+                    d.message
+                )?,
+                None => write!(f, "schema {}, line {line}, column {column}: {}", self.schema, d.message)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The problems are all in the message: there is no source.
+impl core::error::Error for Diagnostics {}
+
 fn clamp_to_char(text: &str, at: usize) -> usize {
     let mut at = at.min(text.len());
     while !text.is_char_boundary(at) {
@@ -99,22 +253,3 @@ fn clamp_to_char(text: &str, at: usize) -> usize {
     }
     at
 }
-
-impl core::fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match &self.origin {
-            Some(o) => {
-                let (line, column) = self.line_column(&o.text);
-                write!(
-                    f,
-                    "{}:{line}:{column}: {}",
-                    o.path.as_deref().unwrap_or(&o.name),
-                    self.message
-                )
-            }
-            None => write!(f, "bytes {}..{}: {}", self.span.start, self.span.end, self.message),
-        }
-    }
-}
-
-impl std::error::Error for Diagnostic {}

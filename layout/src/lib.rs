@@ -58,7 +58,7 @@ mod parse;
 mod prefix;
 
 pub use check::{Loader, Source};
-pub use diagnostic::{Diagnostic, Origin};
+pub use diagnostic::{Diagnostic, Diagnostics, Origin};
 pub use model::{
     ArrayType, Const, Count, Encoding, Entry, ExtType, Family, IntType, Layout, MapType, Node, Record, RecordType,
     Role, SchemaFile, StrType, Type, Wire,
@@ -72,7 +72,7 @@ pub use model::{
 /// let errors = metalayer_layout::parse("x", "[container]\nwire = \"fixarray\"\nmarker = 0x91\n").unwrap_err();
 /// assert!(errors.iter().any(|e| e.message == "[schema] needs `metalayer`" || e.message.starts_with("the schema file needs")));
 /// ```
-pub fn parse(schema: &str, text: &str) -> Result<Layout, Vec<Diagnostic>> {
+pub fn parse(schema: &str, text: &str) -> Result<Layout, Diagnostics> {
     let source = Source {
         name: schema.to_string(),
         path: None,
@@ -104,8 +104,9 @@ pub fn parse(schema: &str, text: &str) -> Result<Layout, Vec<Diagnostic>> {
 /// .unwrap();
 /// assert_eq!(layout.types[0].name, "point");
 /// ```
-pub fn parse_with(source: Source, loader: &mut Loader<'_>) -> Result<Layout, Vec<Diagnostic>> {
-    check::check(source, loader)
+pub fn parse_with(source: Source, loader: &mut Loader<'_>) -> Result<Layout, Diagnostics> {
+    let (name, text) = (source.name.clone(), source.text.clone());
+    check::check(source, loader).map_err(|diags| Diagnostics::new(&name, &text, diags))
 }
 
 /// A schema shipped with this crate.
@@ -126,15 +127,15 @@ pub struct Builtin {
 pub const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "caterva_v0",
-        text: include_str!("../../schemas/caterva_v0.toml"),
+        text: include_str!("../schemas/caterva_v0.toml"),
     },
     Builtin {
         name: "b2nd_v0",
-        text: include_str!("../../schemas/b2nd_v0.toml"),
+        text: include_str!("../schemas/b2nd_v0.toml"),
     },
     Builtin {
         name: "b2nd_v1",
-        text: include_str!("../../schemas/b2nd_v1.toml"),
+        text: include_str!("../schemas/b2nd_v1.toml"),
     },
 ];
 

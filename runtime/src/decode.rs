@@ -286,11 +286,11 @@ impl<'de> Decoder<'de> {
     /// let bytes = [0x92, 0xd2, 0, 0, 0, 7, 0xd2, 0, 0, 1, 0];
     /// let mut chunkshape: Vec<i32> = Vec::new();
     /// let mut d = Decoder::new(&bytes, "x");
-    /// d.array(&mut chunkshape, 2, "ndim", 0xd2, "int32", "chunkshape", i32::from_be_bytes)?;
+    /// d.array(&mut chunkshape, 2, "ndim", 0xd2, "int32", &"chunkshape", i32::from_be_bytes)?;
     /// assert_eq!(chunkshape, [7, 256]);
     ///
     /// let mut d = Decoder::new(&bytes[..9], "x");
-    /// let err = d.array(&mut chunkshape, 2, "ndim", 0xd2, "int32", "chunkshape", i32::from_be_bytes).unwrap_err();
+    /// let err = d.array(&mut chunkshape, 2, "ndim", 0xd2, "int32", &"chunkshape", i32::from_be_bytes).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x07 in chunkshape[1]: expected 4 more bytes, found 2");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
@@ -338,7 +338,7 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::Decoder;
     ///
     /// let mut flags: [u8; 2] = [0; 2];
-    /// Decoder::new(&[0x92, 1, 2], "x").fixint_array_into(&mut flags, 2, "n", "flags")?;
+    /// Decoder::new(&[0x92, 1, 2], "x").fixint_array_into(&mut flags, 2, "n", &"flags")?;
     /// assert_eq!(flags, [1, 2]);
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```

@@ -40,12 +40,116 @@ impl Candidate {
     }
 }
 
+/// A metalayer name as a [`DispatchError`] keeps it, without allocating: up to
+/// [`MetalayerName::CAPACITY`] bytes, as many as c-blosc2 stores. A longer name is cut at the
+/// last character boundary that fits, and shown with `...` after it.
+///
+/// ```
+/// use metalayer_runtime::MetalayerName;
+///
+/// let name = MetalayerName::new("units");
+/// assert_eq!((name.as_str(), name.is_cut()), ("units", false));
+/// assert_eq!(format!("{name:?}"), r#""units""#);
+///
+/// let long = MetalayerName::new(&"é".repeat(20));
+/// assert_eq!((long.as_str().len(), long.is_cut()), (30, true));
+/// assert_eq!(long.to_string(), format!("{}...", "é".repeat(15)));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MetalayerName {
+    bytes: [u8; MetalayerName::CAPACITY],
+    len: u8,
+    cut: bool,
+}
+
+impl MetalayerName {
+    /// The most bytes kept: c-blosc2 stores names of at most 31 bytes (a msgpack fixstr).
+    ///
+    /// ```
+    /// assert_eq!(metalayer_runtime::MetalayerName::CAPACITY, 31);
+    /// ```
+    pub const CAPACITY: usize = 31;
+
+    /// Keeps `name`, or as much of it as fits.
+    ///
+    /// ```
+    /// assert_eq!(metalayer_runtime::MetalayerName::new("b2nd").as_str(), "b2nd");
+    /// ```
+    pub fn new(name: &str) -> Self {
+        let mut len = name.len().min(Self::CAPACITY);
+        while !name.is_char_boundary(len) {
+            len -= 1;
+        }
+        let mut bytes = [0; Self::CAPACITY];
+        bytes[..len].copy_from_slice(&name.as_bytes()[..len]);
+        MetalayerName {
+            bytes,
+            len: len as u8,
+            cut: len < name.len(),
+        }
+    }
+
+    /// The name, or its start if it was longer than [`MetalayerName::CAPACITY`] bytes.
+    ///
+    /// ```
+    /// let name = metalayer_runtime::MetalayerName::new(&"x".repeat(40));
+    /// assert_eq!(name.as_str(), "x".repeat(31));
+    /// ```
+    pub fn as_str(&self) -> &str {
+        // The bytes end at a character boundary of a `str`, so they are UTF-8.
+        core::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+
+    /// Whether the name was longer than [`MetalayerName::CAPACITY`] bytes and was cut.
+    ///
+    /// ```
+    /// use metalayer_runtime::MetalayerName;
+    ///
+    /// assert!(!MetalayerName::new(&"x".repeat(31)).is_cut());
+    /// assert!(MetalayerName::new(&"x".repeat(32)).is_cut());
+    /// ```
+    pub const fn is_cut(&self) -> bool {
+        self.cut
+    }
+}
+
+impl fmt::Display for MetalayerName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())?;
+        if self.cut {
+            f.write_str("...")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for MetalayerName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)?;
+        if self.cut {
+            f.write_str("...")?;
+        }
+        Ok(())
+    }
+}
+
 /// Why a dispatch enum could not decode a metalayer.
+///
+/// ```
+/// use metalayer_runtime::{Candidate, DispatchError, select};
+///
+/// static CANDIDATES: [Candidate; 1] = [Candidate { schema: "b2nd_v1", metalayer: "b2nd", prefix: &[(0x97, 0x97)] }];
+/// let err = select(&CANDIDATES, "units", &[0xa6]).unwrap_err();
+/// assert!(matches!(err, DispatchError::UnknownName { name, .. } if name.as_str() == "units"));
+/// assert_eq!(err.to_string(), r#"no known layout for the metalayer name "units"; known names: b2nd"#);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DispatchError {
     /// No layout of the enum is stored under this metalayer name.
     UnknownName {
+        /// The name asked for.
+        name: MetalayerName,
         /// The enum's candidates.
         candidates: &'static [Candidate],
     },
@@ -62,15 +166,17 @@ pub enum DispatchError {
         /// The enum's candidates (those under other names are not shown).
         candidates: &'static [Candidate],
     },
-    /// The layout was chosen from its prefix, and its decoder failed.
+    /// The layout was chosen from its prefix, and its decoder failed. The error is shown as the
+    /// decoder's error, which names the layout: its message is this error's message, and it is
+    /// not returned again by `source()`.
     Decode(DecodeError),
 }
 
 impl fmt::Display for DispatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DispatchError::UnknownName { candidates } => {
-                f.write_str("no known layout for this metalayer name; known names:")?;
+            DispatchError::UnknownName { name, candidates } => {
+                write!(f, "no known layout for the metalayer name {name:?}; known names:")?;
                 for (i, c) in candidates.iter().enumerate() {
                     if candidates[..i].iter().all(|o| o.metalayer != c.metalayer) {
                         write!(f, " {}", c.metalayer)?;
@@ -108,7 +214,8 @@ impl fmt::Display for DispatchError {
 impl core::error::Error for DispatchError {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
-            DispatchError::Decode(e) => Some(e),
+            // Transparent: the message is the decoder error's, so its source is this one's.
+            DispatchError::Decode(e) => core::error::Error::source(e),
             _ => None,
         }
     }
@@ -163,7 +270,10 @@ pub fn select(candidates: &'static [Candidate], metalayer: &str, input: &[u8]) -
         }
     }
     let Some((offset, i)) = best else {
-        return Err(DispatchError::UnknownName { candidates });
+        return Err(DispatchError::UnknownName {
+            name: MetalayerName::new(metalayer),
+            candidates,
+        });
     };
     if !tied && offset > 0 {
         return Ok(i);

@@ -117,7 +117,7 @@ impl<'b> Encoder<'b> {
 /// Checks that an array counted by `count_entry` has the length of the first array counted by it.
 ///
 /// ```
-/// let err = metalayer_runtime::check_same_len("b2nd_v1", "ndim", "shape", 2, "chunkshape", 3).unwrap_err();
+/// let err = metalayer_runtime::check_same_len("b2nd_v1", "ndim", "shape", 2, &"chunkshape", 3).unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
 ///     "b2nd_v1: in chunkshape: expected 2 elements (the length of shape, both counted by ndim), found 3"
@@ -150,7 +150,7 @@ pub fn check_same_len(
 /// Checks that an array's length lies in its count's `min..=max`.
 ///
 /// ```
-/// let err = metalayer_runtime::check_count("b2nd_v1", "ndim", "shape", 17, 0, 16).unwrap_err();
+/// let err = metalayer_runtime::check_count("b2nd_v1", "ndim", &"shape", 17, 0, 16).unwrap_err();
 /// assert_eq!(err.to_string(), "b2nd_v1: in shape: expected a length in 0..=16 (stored in ndim), found 17");
 /// ```
 #[inline]
@@ -205,7 +205,7 @@ pub fn check_range(schema: &'static str, path: Path, found: i128, min: i128, max
 ///
 /// ```
 /// let long = "x".repeat(256);
-/// let err = metalayer_runtime::check_str_len("s", "name", "str8", &long, 255).unwrap_err();
+/// let err = metalayer_runtime::check_str_len("s", &"name", "str8", &long, 255).unwrap_err();
 /// assert_eq!(err.to_string(), "s: in name: expected at most 255 bytes for str8, found 256");
 /// ```
 #[inline]

@@ -37,13 +37,13 @@ pub mod wire;
 mod write;
 
 pub use decode::Decoder;
-pub use dispatch::{Candidate, DispatchError, select, str_eq};
+pub use dispatch::{Candidate, DispatchError, MetalayerName, select, str_eq};
 pub use encode::{
     Encoder, check_count, check_len, check_named, check_optional, check_range, check_same_len, check_str_len,
 };
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, PATH_DEPTH, Path};
 pub use field::{ArrayField, StrField};
-pub use value::{BinField, BoolValue, Ext, FloatValue, IntValue, Record, same_layout};
+pub use value::{BinField, BoolValue, Ext, FloatValue, IntValue, Record};
 pub use visit::{Entries, EntryVisitor};
 pub use write::key_size;
 

@@ -262,14 +262,3 @@ pub trait Record<'de>: Sized {
     /// Writes the record.
     fn encode_record(&self, e: &mut Encoder<'_>);
 }
-
-/// Whether two strings are equal, in a constant context (the build checks that a field's record
-/// type is bound to the record the schema names).
-///
-/// ```
-/// const SAME: bool = metalayer_runtime::same_layout("a::b", "a::b");
-/// assert!(SAME);
-/// ```
-pub const fn same_layout(a: &str, b: &str) -> bool {
-    crate::dispatch::str_eq(a, b)
-}
