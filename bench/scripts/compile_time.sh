@@ -264,12 +264,19 @@ EOF
 # Measuring
 # ---------------------------------------------------------------------------------------------
 
+# GNU time, when installed, gives the CPU seconds of each build (user + system, all processes),
+# which depend less than the wall time on what else the machine runs.
+gnu_time=$(command -v /usr/bin/time || true)
+
 # build CRATE-DIR STDERR-FILE [CARGO-ARGS...]: an offline debug build with the crate's own target
-# directory; prints the elapsed nanoseconds.
+# directory; prints the elapsed nanoseconds, and writes the CPU seconds to CRATE-DIR/cpu-seconds.txt
+# ("null" without GNU time).
 build() {
-  local start end
+  local start end timer=()
+  echo null > "$1/cpu-seconds.txt"
+  [[ -z "$gnu_time" ]] || timer=("$gnu_time" -o "$1/cpu-seconds.txt" -f '%U %S')
   start=$(now_ns)
-  if ! CARGO_TARGET_DIR="$1/target" cargo build --offline --manifest-path "$1/Cargo.toml" "${@:3}" 2> "$2"; then
+  if ! CARGO_TARGET_DIR="$1/target" "${timer[@]}" cargo build --offline --manifest-path "$1/Cargo.toml" "${@:3}" 2> "$2"; then
     cat "$2" >&2
     echo "error: cargo build failed in $1" >&2
     exit 1
@@ -290,6 +297,8 @@ with open(sys.argv[1], "a") as f:
     f.write(json.dumps(rec) + "\n")
 PY
 }
+
+cpu_seconds() { awk 'NF == 2 {printf "%.2f", $1 + $2; ok = 1} END {if (!ok) printf "null"}' "$1/cpu-seconds.txt"; }
 
 compiled_count() { grep -c '^ *Compiling ' "$1" || true; }
 
@@ -317,8 +326,9 @@ clean_build() { # clean_build NAME RUN
   rm -rf "$dir/target"
   ns=$(build "$dir" "$err" --timings)
   record group='"clean"' crate="\"$1\"" run="$2" seconds="$(awk -v n="$ns" 'BEGIN{printf "%.4f", n/1e9}')" \
-    compiled="$(compiled_count "$err")" units="$(unit_times "$dir")"
-  awk -v c="$1" -v r="$2" -v n="$ns" 'BEGIN{printf "  %-11s run %s: %7.2f s\n", c, r, n/1e9}'
+    cpu_seconds="$(cpu_seconds "$dir")" compiled="$(compiled_count "$err")" units="$(unit_times "$dir")"
+  awk -v c="$1" -v r="$2" -v n="$ns" -v cpu="$(cpu_seconds "$dir")" \
+    'BEGIN{printf "  %-11s run %s: %7.2f s  (CPU %s s)\n", c, r, n/1e9, cpu}'
 }
 
 # edit_schema KIND K: changes schemas/array_v1.toml of the rebuild crate.
@@ -425,7 +435,11 @@ def locked(crate):
 
 def summary(rs):
     secs = [r["seconds"] for r in rs]
-    return {"median_s": round(statistics.median(secs), 4), "min_s": min(secs), "max_s": max(secs), "runs_s": secs}
+    out = {"median_s": round(statistics.median(secs), 4), "min_s": min(secs), "max_s": max(secs), "runs_s": secs}
+    cpu = [r["cpu_seconds"] for r in rs if r.get("cpu_seconds") is not None]
+    if cpu and len(cpu) == len(rs):
+        out |= {"cpu_median_s": round(statistics.median(cpu), 2), "cpu_runs_s": cpu}
+    return out
 
 clean = {}
 for crate in ("attr", "binrw", "plain"):
@@ -438,6 +452,8 @@ for crate in ("attr", "binrw", "plain"):
     }
 a, b, p = (clean[c]["median_s"] for c in ("attr", "binrw", "plain"))
 clean["ratio_attr_over_binrw"] = round(a / b, 3)
+if "cpu_median_s" in clean["attr"] and "cpu_median_s" in clean["binrw"]:
+    clean["cpu_ratio_attr_over_binrw"] = round(clean["attr"]["cpu_median_s"] / clean["binrw"]["cpu_median_s"], 3)
 clean["ratio_above_plain"] = round((a - p) / (b - p), 3) if b > p else None
 clean["goal_ratio_max"] = 0.6
 clean["goal_met"] = a / b <= 0.6
@@ -460,6 +476,9 @@ for name, crate in (("attr", "serde_attr"), ("binrw", "serde_binrw")):
                                             round(m["max_s"] - marginal["serde"]["min_s"], 4)]
     marginal[f"{name}_new_registry_dependencies"] = sorted(
         set(m["registry_dependencies"]) - set(marginal["serde"]["registry_dependencies"]))
+if all("cpu_median_s" in marginal[c] for c in ("serde", "serde_attr", "serde_binrw")):
+    for name, crate in (("attr", "serde_attr"), ("binrw", "serde_binrw")):
+        marginal[f"{name}_marginal_cpu_s"] = round(marginal[crate]["cpu_median_s"] - marginal["serde"]["cpu_median_s"], 2)
 bm = marginal["binrw_marginal_s"]
 marginal["ratio_attr_over_binrw"] = round(marginal["attr_marginal_s"] / bm, 3) if bm > 0 else None
 
@@ -495,7 +514,8 @@ print()
 print(f'{result["machine"]["rustc"]}, {result["machine"]["nproc"]} CPUs ({result["machine"]["cpu_model"]})')
 print(f"clean debug build, median of {runs}:")
 def line(c, r):
-    print(f'  {c:11} {r["median_s"]:7.2f} s  (min {r["min_s"]:.2f}, max {r["max_s"]:.2f})'
+    cpu = f', CPU {r["cpu_median_s"]:.2f} s' if "cpu_median_s" in r else ""
+    print(f'  {c:11} {r["median_s"]:7.2f} s  (min {r["min_s"]:.2f}, max {r["max_s"]:.2f}{cpu})'
           f'   {r["crates_compiled"]:3} crates compiled')
 
 for c in ("attr", "binrw", "plain"):
@@ -504,6 +524,8 @@ for c in ("attr", "binrw", "plain"):
     if slowest and c != "plain":
         print(f"         slowest units: {slowest}")
 print(f'  attr / binrw = {clean["ratio_attr_over_binrw"]:.2f}  (goal <= 0.6: {"met" if clean["goal_met"] else "NOT met"})')
+if "cpu_ratio_attr_over_binrw" in clean:
+    print(f'  in CPU time: attr / binrw = {clean["cpu_ratio_attr_over_binrw"]:.2f}')
 if clean["ratio_above_plain"] is not None:
     print(f'  (attr - plain) / (binrw - plain) = {clean["ratio_above_plain"]:.2f}')
 print(f"marginal cost in a crate that derives serde, median of {runs}:")
@@ -514,7 +536,9 @@ for c in ("serde", "serde_attr", "serde_binrw"):
 for name in ("attr", "binrw"):
     lo, hi = marginal[f"{name}_marginal_range_s"]
     new = ", ".join(marginal[f"{name}_new_registry_dependencies"]) or "none"
-    print(f'  + {name:5} {marginal[f"{name}_marginal_s"]:+6.2f} s  (runs allow {lo:+.2f} to {hi:+.2f});'
+    cpu = marginal.get(f"{name}_marginal_cpu_s")
+    cpu = "" if cpu is None else f", CPU {cpu:+.2f} s"
+    print(f'  + {name:5} {marginal[f"{name}_marginal_s"]:+6.2f} s  (runs allow {lo:+.2f} to {hi:+.2f}{cpu});'
           f' registry crates added: {new}')
 if marginal["ratio_attr_over_binrw"] is not None:
     print(f'  marginal attr / marginal binrw = {marginal["ratio_attr_over_binrw"]:.2f}')
