@@ -452,6 +452,17 @@ for crate in ("attr", "binrw", "plain"):
     }
 a, b, p = (clean[c]["median_s"] for c in ("attr", "binrw", "plain"))
 clean["ratio_attr_over_binrw"] = round(a / b, 3)
+
+
+def paired(x, y):
+    """x / y run by run: the builds of one run are interleaved, so they share the machine's load."""
+    xs = {r["run"]: r["seconds"] for r in recs if r["group"] == "clean" and r["crate"] == x}
+    ys = {r["run"]: r["seconds"] for r in recs if r["group"] == "clean" and r["crate"] == y}
+    return [round(xs[i] / ys[i], 3) for i in sorted(xs) if i in ys and ys[i] > 0]
+
+
+clean["paired_ratios_attr_over_binrw"] = paired("attr", "binrw")
+clean["paired_ratio_median"] = round(statistics.median(clean["paired_ratios_attr_over_binrw"]), 3)
 if "cpu_median_s" in clean["attr"] and "cpu_median_s" in clean["binrw"]:
     clean["cpu_ratio_attr_over_binrw"] = round(clean["attr"]["cpu_median_s"] / clean["binrw"]["cpu_median_s"], 3)
 clean["ratio_above_plain"] = round((a - p) / (b - p), 3) if b > p else None
@@ -474,13 +485,22 @@ for name, crate in (("attr", "serde_attr"), ("binrw", "serde_binrw")):
     # The least and the most the medians' difference could be, from the runs' ranges.
     marginal[f"{name}_marginal_range_s"] = [round(m["min_s"] - marginal["serde"]["max_s"], 4),
                                             round(m["max_s"] - marginal["serde"]["min_s"], 4)]
+    # Run by run, against the serde build of the same run.
+    base = {r["run"]: r["seconds"] for r in recs if r["group"] == "clean" and r["crate"] == "serde"}
+    diffs = [round(r["seconds"] - base[r["run"]], 4) for r in recs
+             if r["group"] == "clean" and r["crate"] == crate and r["run"] in base]
+    marginal[f"{name}_marginal_runs_s"] = diffs
+    marginal[f"{name}_marginal_paired_median_s"] = round(statistics.median(diffs), 4)
     marginal[f"{name}_new_registry_dependencies"] = sorted(
         set(m["registry_dependencies"]) - set(marginal["serde"]["registry_dependencies"]))
 if all("cpu_median_s" in marginal[c] for c in ("serde", "serde_attr", "serde_binrw")):
     for name, crate in (("attr", "serde_attr"), ("binrw", "serde_binrw")):
         marginal[f"{name}_marginal_cpu_s"] = round(marginal[crate]["cpu_median_s"] - marginal["serde"]["cpu_median_s"], 2)
-bm = marginal["binrw_marginal_s"]
-marginal["ratio_attr_over_binrw"] = round(marginal["attr_marginal_s"] / bm, 3) if bm > 0 else None
+# The medians of the run-by-run differences, which the machine's load moves least.
+bm = marginal["binrw_marginal_paired_median_s"]
+marginal["ratio_attr_over_binrw"] = round(marginal["attr_marginal_paired_median_s"] / bm, 3) if bm > 0 else None
+if marginal.get("binrw_marginal_cpu_s", 0) > 0:
+    marginal["cpu_ratio_attr_over_binrw"] = round(marginal["attr_marginal_cpu_s"] / marginal["binrw_marginal_cpu_s"], 3)
 
 rebuild = {}
 for kind in ("noop", "touch", "description", "name"):
@@ -524,6 +544,8 @@ for c in ("attr", "binrw", "plain"):
     if slowest and c != "plain":
         print(f"         slowest units: {slowest}")
 print(f'  attr / binrw = {clean["ratio_attr_over_binrw"]:.2f}  (goal <= 0.6: {"met" if clean["goal_met"] else "NOT met"})')
+print(f'  run by run: attr / binrw = {", ".join(f"{r:.2f}" for r in clean["paired_ratios_attr_over_binrw"])}'
+      f' (median {clean["paired_ratio_median"]:.2f})')
 if "cpu_ratio_attr_over_binrw" in clean:
     print(f'  in CPU time: attr / binrw = {clean["cpu_ratio_attr_over_binrw"]:.2f}')
 if clean["ratio_above_plain"] is not None:
@@ -540,8 +562,12 @@ for name in ("attr", "binrw"):
     cpu = "" if cpu is None else f", CPU {cpu:+.2f} s"
     print(f'  + {name:5} {marginal[f"{name}_marginal_s"]:+6.2f} s  (runs allow {lo:+.2f} to {hi:+.2f}{cpu});'
           f' registry crates added: {new}')
+    runs_text = ", ".join(f"{d:+.2f}" for d in marginal[f"{name}_marginal_runs_s"])
+    print(f'          run by run: {runs_text} (median {marginal[f"{name}_marginal_paired_median_s"]:+.2f} s)')
 if marginal["ratio_attr_over_binrw"] is not None:
-    print(f'  marginal attr / marginal binrw = {marginal["ratio_attr_over_binrw"]:.2f}')
+    print(f'  marginal attr / marginal binrw = {marginal["ratio_attr_over_binrw"]:.2f} (run by run medians)')
+if "cpu_ratio_attr_over_binrw" in marginal:
+    print(f'  in CPU time: marginal attr / marginal binrw = {marginal["cpu_ratio_attr_over_binrw"]:.2f}')
 print(f"rebuild after a schema change, median of {runs}:")
 for k in ("noop", "touch", "description", "name"):
     print(f'  {k:11} {rebuild[k]["median_s"]:6.3f} s')
