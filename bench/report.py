@@ -271,6 +271,37 @@ def runs_text(runs, unit=" s"):
     return ", ".join(f"{r:.2f}" for r in runs) + unit if runs else "–"
 
 
+def marginal_section(marginal):
+    if not marginal:
+        return []
+    lines = ["", "Marginal cost in a crate that already derives serde (and so has built syn for serde_derive): "
+             "clean builds of that crate alone and with each way of writing the three layouts added.", ""]
+    lines += ["| crate | median | min | max | all runs | CPU (median) | crates compiled |",
+              "|---|---|---|---|---|---|---|"]
+    what = {"serde": "serde types", "serde_attr": "+ `#[metalayer]` layouts", "serde_binrw": "+ binrw layouts"}
+    for crate in ("serde", "serde_attr", "serde_binrw"):
+        c = marginal.get(crate)
+        if c:
+            lines.append(f'| {what[crate]} | {fmt_s(c["median_s"])} | {fmt_s(c.get("min_s"))} | '
+                         f'{fmt_s(c.get("max_s"))} | {runs_text(c.get("runs_s"))} | {fmt_s(c.get("cpu_median_s"))} | '
+                         f'{c.get("crates_compiled", "–")} |')
+    lines += ["", "| added | run by run | median of the runs | CPU | registry crates it adds |", "|---|---|---|---|---|"]
+    for name in ("attr", "binrw"):
+        runs = marginal.get(f"{name}_marginal_runs_s")
+        if runs is None:
+            continue
+        cpu = marginal.get(f"{name}_marginal_cpu_s")
+        new = ", ".join(marginal.get(f"{name}_new_registry_dependencies", [])) or "none"
+        lines.append(f'| {what["serde_" + name][2:]} | {", ".join(f"{d:+.2f}" for d in runs)} s | '
+                     f'{marginal[f"{name}_marginal_paired_median_s"]:+.2f} s | '
+                     f'{"–" if cpu is None else f"{cpu:+.2f} s"} | {new} |')
+    if marginal.get("ratio_attr_over_binrw") is not None:
+        cpu = marginal.get("cpu_ratio_attr_over_binrw")
+        lines += ["", f'marginal attr / marginal binrw = **{marginal["ratio_attr_over_binrw"]:.3f}**'
+                  + ("" if cpu is None else f" (in CPU seconds {cpu:.3f})")]
+    return lines
+
+
 def compile_section(data, top=10):
     clean = data.get("clean_build", {})
     lines = [f'Clean builds of three crates defining the built-in layouts ({data.get("profile", "debug")}); '
@@ -290,6 +321,13 @@ def compile_section(data, top=10):
                   f"{verdict([ratio], goal, 'le')})"]
         if plain is not None and binrw > plain:
             lines += [f"(attr - plain) / (binrw - plain) = {(attr - plain) / (binrw - plain):.3f}"]
+        if clean.get("paired_ratios_attr_over_binrw"):
+            lines += [f'run by run (the builds of a run are interleaved): '
+                      f'{", ".join(f"{r:.2f}" for r in clean["paired_ratios_attr_over_binrw"])}, '
+                      f'median {clean["paired_ratio_median"]:.3f}']
+        if "cpu_ratio_attr_over_binrw" in clean:
+            lines += [f'in CPU seconds (user + system, medians): attr {clean["attr"]["cpu_median_s"]:.2f} s, '
+                      f'binrw {clean["binrw"]["cpu_median_s"]:.2f} s, ratio {clean["cpu_ratio_attr_over_binrw"]:.3f}']
 
     units = {c: clean.get(c, {}).get("unit_seconds_last_run") or [] for c in ("attr", "binrw")}
     if any(units.values()):
@@ -304,6 +342,8 @@ def compile_section(data, top=10):
             lines.append(f"| {i + 1} | " + " | ".join(cells) + " |")
         sums = [f"{c} {sum(s for _, s in units[c]):.2f} s ({len(units[c])} units)" for c in ("attr", "binrw")]
         lines += ["", "Sum of all units: " + ", ".join(sums) + "."]
+
+    lines += marginal_section(data.get("marginal_over_serde"))
 
     rebuild = data.get("schema_rebuild")
     if rebuild:

@@ -19,7 +19,7 @@ struct Variant<'a> {
     layout: Layout,
     metalayer: String,
     /// The variant's attribute, to report problems under.
-    attr: Attribute,
+    attr: &'a Attribute,
 }
 
 /// Parses a variant's `#[metalayer(schema = "...", name = "...")]`.
@@ -52,7 +52,7 @@ fn variant_args(attr: &Attribute) -> Result<(SchemaRef, Option<attr::LitStr>), E
     match schema {
         Some(schema) => Ok((schema, name)),
         None => Err(Error::spanned(
-            attr.tokens(),
+            &attr.tokens(),
             "a dispatch variant needs `#[metalayer(schema = \"...\")]`",
         )),
     }
@@ -82,7 +82,7 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
         let error = Error::new(input.ident.span(), "`#[metalayer(dispatch)]` applies to enums").to_compile_error();
         return quote!(#input #error);
     };
-    for (v, attrs) in data.iter().zip(parsed) {
+    for (v, attrs) in data.iter().zip(&parsed) {
         let ty = match &v.fields {
             Fields::Tuple(f) if f.len() == 1 => &f[0],
             _ => {
@@ -129,7 +129,7 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
             ty,
             layout,
             metalayer,
-            attr: attr.clone(),
+            attr,
         });
     }
 
@@ -142,7 +142,7 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
             let (pa, pb) = (a.layout.fixed_prefix(), b.layout.fixed_prefix());
             if distinguishing_offset(&pa, &pb).is_none() {
                 errors.push(Error::spanned(
-                    b.attr.tokens(),
+                    &b.attr.tokens(),
                     format!(
                         "variants `{}` ({}) and `{}` ({}) cannot be told apart from their bytes: both are stored as `{}` and their fixed prefixes accept the same first {} bytes",
                         a.ident,
