@@ -1,23 +1,7 @@
 //! Decodes the metalayers of a Blosc2 file (by default a sample shipped in the repository) and
 //! prints them: `cargo run --example decode [PATH]`.
 
-use metalayer::{EntryVisitor, Known, frame};
-
-/// Prints each entry on its own line.
-struct Print;
-
-impl EntryVisitor for Print {
-    fn int(&mut self, name: &'static str, value: i128) {
-        println!("    {name}: {value}");
-    }
-    fn ints(&mut self, name: &'static str, values: &mut dyn Iterator<Item = i128>) {
-        let values: Vec<String> = values.map(|v| v.to_string()).collect();
-        println!("    {name}: [{}]", values.join(", "));
-    }
-    fn str(&mut self, name: &'static str, value: &str) {
-        println!("    {name}: {value:?}");
-    }
-}
+use metalayer::{Known, frame};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).unwrap_or_else(|| {
@@ -32,7 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         match Known::decode(&ml.name, &ml.content) {
             Ok(known) => {
                 println!("  {} ({} bytes, schema {})", ml.name, ml.content.len(), known.schema());
-                metalayer::Entries::visit_entries(&known, &mut Print);
+                println!("    {known:?}");
             }
             Err(metalayer::DispatchError::UnknownName { .. }) => {
                 let hex: String = ml.content.iter().map(|b| format!("{b:02x}")).collect();

@@ -105,8 +105,9 @@ extern crate self as metalayer;
 
 pub use metalayer_macros::metalayer;
 pub use metalayer_runtime::{
-    ArrayField, Candidate, Decode, DecodeError, DecodeErrorKind, DecodeOwned, DispatchError, EncodeError,
-    EncodeErrorKind, Entries, EntryVisitor, Int, Metalayer, MetalayerName, Path, StrField,
+    ArrayField, BinField, BoolValue, Candidate, Decode, DecodeError, DecodeErrorKind, DecodeOwned, DispatchError,
+    EncodeError, EncodeErrorKind, Ext, ExtField, FloatValue, Int, IntValue, Metalayer, MetalayerName, OptionField,
+    Pair, Path, Record, StrField,
 };
 
 /// The attribute and the traits: `use metalayer::prelude::*;` is all generated types need.

@@ -42,6 +42,9 @@ impl SchemaRef {
 pub(crate) struct Args {
     /// `None` for `dispatch`.
     pub schema: Option<SchemaRef>,
+    /// `layout = "type"`: bind the struct to the schema's named record type rather than to its
+    /// top-level value.
+    pub layout: Option<LitStr>,
     /// The path to the `metalayer` crate in generated code.
     pub krate: TokenStream,
 }
@@ -141,6 +144,7 @@ pub(crate) fn each_arg(args: TokenStream, mut f: impl FnMut(&Arg<'_>) -> Result<
 pub(crate) fn parse(args: TokenStream) -> Result<Args, Error> {
     let mut schema: Option<SchemaRef> = None;
     let mut krate: Option<TokenStream> = None;
+    let mut layout: Option<LitStr> = None;
     let mut dispatch = false;
     each_arg(args, |arg| {
         let set = |slot: &mut Option<SchemaRef>, value: SchemaRef| {
@@ -166,10 +170,16 @@ pub(crate) fn parse(args: TokenStream) -> Result<Args, Error> {
         } else if arg.is("crate") {
             krate = Some(crate_path(&arg.lit_str()?)?);
             Ok(())
+        } else if arg.is("layout") {
+            if layout.is_some() {
+                return Err(Error::spanned(arg.tokens, "give `layout` once"));
+            }
+            layout = Some(arg.lit_str()?);
+            Ok(())
         } else {
             Err(Error::spanned(
                 arg.key_tokens,
-                "unknown argument; expected `schema = \"name\"`, `schema_path = \"file.toml\"` or `crate = \"path\"`",
+                "unknown argument; expected `schema = \"name\"`, `schema_path = \"file.toml\"`, `layout = \"type\"` or `crate = \"path\"`",
             ))
         }
     })?;
@@ -181,7 +191,17 @@ pub(crate) fn parse(args: TokenStream) -> Result<Args, Error> {
                 "`dispatch` takes no schema: each variant names its own with `#[metalayer(schema = \"...\")]`",
             ));
         }
-        return Ok(Args { schema: None, krate });
+        if let Some(layout) = layout {
+            return Err(Error::new(
+                layout.span(),
+                "`dispatch` takes no `layout`: each variant is bound to its schema's top-level value",
+            ));
+        }
+        return Ok(Args {
+            schema: None,
+            layout: None,
+            krate,
+        });
     }
     let Some(schema) = schema else {
         return Err(Error::new(
@@ -191,6 +211,7 @@ pub(crate) fn parse(args: TokenStream) -> Result<Args, Error> {
     };
     Ok(Args {
         schema: Some(schema),
+        layout,
         krate,
     })
 }

@@ -115,7 +115,7 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
             }
         };
         let layout = match resolve::layout(&source) {
-            Ok(layout) => layout,
+            Ok((layout, _)) => layout,
             Err(messages) => {
                 errors.extend(messages.into_iter().map(|m| Error::new(schema.lit().span(), m)));
                 continue;
@@ -205,10 +205,6 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
         let (vi, name) = (v.ident, &v.metalayer);
         quote!(Self::#vi(_) => #name)
     });
-    let visit_arms = variants.iter().map(|v| {
-        let vi = v.ident;
-        quote!(Self::#vi(inner) => #rt::Entries::visit_entries(inner, visitor))
-    });
     let len_arms = variants.iter().map(|v| {
         let vi = v.ident;
         quote!(Self::#vi(inner) => #rt::Metalayer::encoded_len(inner))
@@ -252,12 +248,6 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
                 /// Encodes the held value into the front of `buf`.
                 pub fn encode_into(&self, buf: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
                     match self { #(#encode_arms,)* }
-                }
-            }
-
-            impl #impl_generics #rt::Entries for #ident #ty_generics #where_clause {
-                fn visit_entries(&self, visitor: &mut dyn #rt::EntryVisitor) {
-                    match self { #(#visit_arms,)* }
                 }
             }
         };

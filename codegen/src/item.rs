@@ -396,7 +396,7 @@ fn ends_arrow(tokens: &[TokenTree], i: usize) -> bool {
 }
 
 /// The change in angle-bracket depth that `tokens[i]` makes.
-pub(crate) fn angle_step(tokens: &[TokenTree], i: usize) -> i32 {
+fn angle_step(tokens: &[TokenTree], i: usize) -> i32 {
     if is_punct(&tokens[i], '<') {
         1
     } else if is_punct(&tokens[i], '>') && !ends_arrow(tokens, i) {
@@ -404,23 +404,6 @@ pub(crate) fn angle_step(tokens: &[TokenTree], i: usize) -> i32 {
     } else {
         0
     }
-}
-
-/// `tokens` split at the commas outside angle brackets; a trailing comma gives no empty part.
-pub(crate) fn split_commas(tokens: &[TokenTree]) -> Vec<&[TokenTree]> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0, 0);
-    for i in 0..tokens.len() {
-        depth += angle_step(tokens, i);
-        if depth == 0 && is_punct(&tokens[i], ',') {
-            parts.push(&tokens[start..i]);
-            start = i + 1;
-        }
-    }
-    if start < tokens.len() {
-        parts.push(&tokens[start..]);
-    }
-    parts
 }
 
 /// A token or an operator of several, for writing types as text.

@@ -32,13 +32,16 @@ mod dispatch;
 mod docs;
 mod error;
 mod expand;
+mod generate;
 mod item;
+mod names;
 mod resolve;
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::error::Error;
+use crate::expand::Target;
 use crate::item::{Data, Item};
 
 /// Expands the attribute with arguments `args` on `item`, finding schemas under the crate
@@ -78,7 +81,7 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
     let args = match attr::parse(args) {
         Ok(args) => args,
         Err(e) => {
-            let fallback = expand::fallback(&input, &quote!(::metalayer));
+            let fallback = expand::fallback(&input, &quote!(::metalayer), false);
             return with_errors(&input, &[e], Some(fallback));
         }
     };
@@ -95,15 +98,16 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
             None,
         );
     }
-    let fallback = || Some(expand::fallback(&input, &args.krate));
+    let is_record = args.layout.is_some();
+    let fallback = || Some(expand::fallback(&input, &args.krate, is_record));
     let source = match resolve::find(schema, manifest_dir) {
         Ok(source) => source,
         Err(message) => {
             return with_errors(&input, &[Error::new(schema.lit().span(), message)], fallback());
         }
     };
-    let layout = match resolve::layout(&source) {
-        Ok(layout) => layout,
+    let (layout, included) = match resolve::layout(&source) {
+        Ok(found) => found,
         Err(messages) => {
             let errors: Vec<_> = messages
                 .into_iter()
@@ -115,24 +119,53 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
     if let Err(e) = expand::check_generics(&input) {
         return with_errors(&input, &[e], None);
     }
-    let bound = match bind::bind(&input, &layout) {
+    let target = match &args.layout {
+        Some(name) => match layout.types.iter().position(|t| t.name == name.value()) {
+            Some(i) => Target::Type(i, &layout.types[i].record),
+            None => {
+                let names: Vec<&str> = layout.types.iter().map(|t| t.name.as_str()).collect();
+                let message = if names.is_empty() {
+                    format!("{} has no record types (`[types.<name>]`)", layout.schema)
+                } else {
+                    format!(
+                        "{} has no record type `{}`; its record types are: {}",
+                        layout.schema,
+                        name.value(),
+                        names.join(", ")
+                    )
+                };
+                return with_errors(&input, &[Error::new(name.span(), message)], fallback());
+            }
+        },
+        None => match &layout.root.ty {
+            metalayer_layout::Type::Record(r) => Target::Root(r),
+            metalayer_layout::Type::Ref(i) => Target::Root(&layout.types[*i].record),
+            _ => Target::Value(&layout.root),
+        },
+    };
+    let bound = match bind::bind(&input, &layout, &target) {
         Ok(bound) => bound,
         Err(errors) => return with_errors(&input, &errors, fallback()),
     };
-    let impls = expand::expand(&input, &layout, &bound, &args.krate);
-    let formulas = docs::formula_fns(&input, &layout);
+    let impls = expand::expand(&input, &layout, &target, &bound, &args.krate);
+    let formulas = docs::formula_fns(&input, &layout, &target);
     drop(bound);
-    docs::add_layout_docs(&mut input, &layout);
-    // Tracking the file makes cargo rebuild this crate when the schema changes.
-    let track = source.file.as_ref().and_then(|f| f.to_str()).map(|path| {
-        quote!(
-            const _: &[u8] = include_bytes!(#path);
-        )
-    });
+    docs::add_layout_docs(&mut input, &layout, &target);
+    // Tracking the files makes cargo rebuild this crate when a schema changes.
+    let track = source
+        .file
+        .iter()
+        .chain(&included)
+        .filter_map(|f| f.to_str())
+        .map(|path| {
+            quote!(
+                const _: &[u8] = include_bytes!(#path);
+            )
+        });
     quote! {
         #input
         const _: () = {
-            #track
+            #(#track)*
             #impls
             #formulas
         };

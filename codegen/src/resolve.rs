@@ -110,12 +110,45 @@ fn list_schemas(dir: &Path) -> Vec<String> {
     names
 }
 
-/// Parses and checks a schema; errors are rendered with the file, line and column.
-pub(crate) fn layout(source: &Source) -> Result<Layout, Vec<String>> {
-    metalayer_layout::parse(&source.name, &source.text).map_err(|diags| {
+/// Parses and checks a schema, reading the files it extends or includes: a built-in's name
+/// means the built-in, anything else a file relative to the schema that names it. Errors are
+/// rendered with the file, line and column. Also returns the files read, for the generated code
+/// to track.
+pub(crate) fn layout(source: &Source) -> Result<(Layout, Vec<PathBuf>), Vec<String>> {
+    let mut read: Vec<PathBuf> = Vec::new();
+    let main = metalayer_layout::Source {
+        name: source.name.clone(),
+        path: source.file.as_ref().map(|f| f.display().to_string()),
+        text: source.text.clone(),
+    };
+    let mut loader = |reference: &str, from: &metalayer_layout::Source| -> Result<metalayer_layout::Source, String> {
+        if let Some(b) = metalayer_layout::builtin(reference) {
+            return Ok(metalayer_layout::Source {
+                name: b.name.to_string(),
+                path: None,
+                text: b.text.to_string(),
+            });
+        }
+        let Some(from_path) = &from.path else {
+            return Err(format!(
+                "`{reference}` is not a built-in schema, and a built-in schema can name built-ins only"
+            ));
+        };
+        let dir = Path::new(from_path).parent().unwrap_or(Path::new("."));
+        let path = dir.join(reference);
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        read.push(path.clone());
+        Ok(metalayer_layout::Source {
+            name: reference.to_string(),
+            path: Some(path.display().to_string()),
+            text,
+        })
+    };
+    let layout = metalayer_layout::parse_with(main, &mut loader).map_err(|diags| {
         diags
             .iter()
             .map(|d| format!("schema error: {}", d.render(&source.display, &source.text)))
-            .collect()
-    })
+            .collect::<Vec<_>>()
+    })?;
+    Ok((layout, read))
 }

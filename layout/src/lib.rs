@@ -56,6 +56,7 @@ mod diagnostic;
 mod model;
 mod parse;
 mod prefix;
+pub mod size;
 
 pub use check::{Loader, Source};
 pub use diagnostic::{Diagnostic, Diagnostics, Origin};

@@ -307,7 +307,7 @@ impl<'de> Decoder<'de> {
         convert: impl Fn([u8; N]) -> T,
     ) -> Result<(), DecodeError>
     where
-        F: crate::ArrayField<T>,
+        F: crate::ArrayField<Element = T>,
         T: Copy,
     {
         let at = self.pos;
@@ -343,20 +343,24 @@ impl<'de> Decoder<'de> {
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline(always)]
-    pub fn fixint_array_into<F: crate::ArrayField<u8>>(
+    pub fn fixint_array_into<F>(
         &mut self,
         field: &mut F,
         count: usize,
         count_entry: &'static str,
         entry: &'static &'static str,
-    ) -> Result<(), DecodeError> {
+    ) -> Result<(), DecodeError>
+    where
+        F: crate::ArrayField,
+        F::Element: crate::IntValue,
+    {
         let at = self.pos;
         self.array_header(count, count_entry, Path::entry(entry))?;
         if let Err(kind) = F::check_count(count) {
             return Err(self.error_at(at, Path::entry(entry), kind));
         }
         let bytes = self.fixint_array(count, entry)?;
-        field.fill(bytes.iter().copied());
+        field.fill(bytes.iter().map(|&b| crate::IntValue::from_i128(i128::from(b))));
         Ok(())
     }
 

@@ -536,6 +536,24 @@ impl DecodeError {
     pub const fn kind(&self) -> DecodeErrorKind {
         self.kind
     }
+
+    /// The same error with its path seen from `outer`: a nested record reports paths relative
+    /// to itself, and the code that decoded it at `outer` puts them in place.
+    ///
+    /// ```
+    /// # use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
+    /// let err = DecodeError::new("b2o_v0", 9, Path::entry(&"kind"), DecodeErrorKind::NotFixint { found: 0xd0 });
+    /// let err = err.within(Path::element(&"operands", 2));
+    /// assert_eq!(err.path().to_string(), "operands[2].kind");
+    /// assert_eq!(err.offset(), 9);
+    /// ```
+    #[must_use]
+    pub const fn within(self, outer: Path) -> Self {
+        DecodeError {
+            path: self.path.within(outer),
+            ..self
+        }
+    }
 }
 
 /// What was wrong with the values handed to an encoder.
@@ -683,6 +701,21 @@ impl EncodeError {
     /// ```
     pub const fn kind(&self) -> EncodeErrorKind {
         self.kind
+    }
+
+    /// The same error with its path seen from `outer` (see [`DecodeError::within`]).
+    ///
+    /// ```
+    /// # use metalayer_runtime::{EncodeError, EncodeErrorKind, Path};
+    /// let err = EncodeError::new("x", Path::entry(&"name"), EncodeErrorKind::StringTooLong { wire: "fixstr", max: 31, found: 40 });
+    /// assert_eq!(err.within(Path::entry(&"meta")).path().to_string(), "meta.name");
+    /// ```
+    #[must_use]
+    pub const fn within(self, outer: Path) -> Self {
+        EncodeError {
+            path: self.path.within(outer),
+            ..self
+        }
     }
 }
 

@@ -10,14 +10,22 @@ use crate::error::DecodeErrorKind;
 ///
 /// assert_eq!(ArrayField::elements(&vec![1i64, 2]), &[1, 2]);
 /// assert_eq!(ArrayField::elements(&[3i32; 2]), &[3, 3]);
+///
+/// // Elements may be anything the element's wire type binds to, arrays included.
+/// let nested: Vec<Vec<String>> = vec![vec!["a".into()]];
+/// assert_eq!(ArrayField::elements(&nested)[0], ["a"]);
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot hold an array entry of `{T}`",
-    note = "use `Vec<{T}>`, `[{T}; N]`, or `arrayvec::ArrayVec<{T}, N>` with the `arrayvec` feature"
+    message = "`{Self}` cannot hold an array or map entry",
+    label = "the schema gives this field an array or map wire type",
+    note = "use `Vec<T>`, `[T; N]`, or `arrayvec::ArrayVec<T, N>` with the `arrayvec` feature (for a map, of `(K, V)` pairs)"
 )]
-pub trait ArrayField<T>: Sized {
+pub trait ArrayField: Sized {
+    /// The type of one element.
+    type Element;
+
     /// The elements to encode.
-    fn elements(&self) -> &[T];
+    fn elements(&self) -> &[Self::Element];
 
     /// Whether the type holds `count` elements, before any is read; if not, what the error
     /// reports ([`DecodeErrorKind::FixedLength`] or [`DecodeErrorKind::Capacity`]).
@@ -25,9 +33,9 @@ pub trait ArrayField<T>: Sized {
     /// ```
     /// use metalayer_runtime::{ArrayField, DecodeErrorKind};
     ///
-    /// assert!(<Vec<i64> as ArrayField<i64>>::check_count(16).is_ok());
+    /// assert!(<Vec<i64> as ArrayField>::check_count(16).is_ok());
     /// assert_eq!(
-    ///     <[i32; 2] as ArrayField<i32>>::check_count(3),
+    ///     <[i32; 2] as ArrayField>::check_count(3),
     ///     Err(DecodeErrorKind::FixedLength { expected: 2, found: 3 })
     /// );
     /// ```
@@ -39,8 +47,8 @@ pub trait ArrayField<T>: Sized {
     /// ```
     /// use metalayer_runtime::ArrayField;
     ///
-    /// assert_eq!(<[i32; 2] as ArrayField<i32>>::empty(), [0, 0]);
-    /// assert!(<Vec<i64> as ArrayField<i64>>::empty().is_empty());
+    /// assert_eq!(<[i32; 2] as ArrayField>::empty(), [0, 0]);
+    /// assert!(<Vec<i64> as ArrayField>::empty().is_empty());
     /// ```
     fn empty() -> Self;
 
@@ -55,7 +63,7 @@ pub trait ArrayField<T>: Sized {
     /// ArrayField::fill(&mut v, [3, 4].into_iter());
     /// assert_eq!(v, [3, 4]);
     /// ```
-    fn fill(&mut self, elements: impl ExactSizeIterator<Item = T>);
+    fn fill(&mut self, elements: impl ExactSizeIterator<Item = Self::Element>);
 
     /// Makes room for `count` elements, which [`check_count`](Self::check_count) accepted and
     /// the input was found to hold, before they are [`set`](Self::set) one by one.
@@ -82,11 +90,13 @@ pub trait ArrayField<T>: Sized {
     /// ArrayField::set(&mut v, 1, "b".to_string());
     /// assert_eq!(v, ["", "b"]);
     /// ```
-    fn set(&mut self, index: usize, value: T);
+    fn set(&mut self, index: usize, value: Self::Element);
 }
 
 #[cfg(feature = "alloc")]
-impl<T> ArrayField<T> for alloc::vec::Vec<T> {
+impl<T> ArrayField for alloc::vec::Vec<T> {
+    type Element = T;
+
     #[inline]
     fn elements(&self) -> &[T] {
         self
@@ -122,7 +132,9 @@ impl<T> ArrayField<T> for alloc::vec::Vec<T> {
     }
 }
 
-impl<T: Default, const N: usize> ArrayField<T> for [T; N] {
+impl<T: Default, const N: usize> ArrayField for [T; N] {
+    type Element = T;
+
     #[inline]
     fn elements(&self) -> &[T] {
         self
@@ -160,7 +172,9 @@ impl<T: Default, const N: usize> ArrayField<T> for [T; N] {
 }
 
 #[cfg(feature = "arrayvec")]
-impl<T, const N: usize> ArrayField<T> for arrayvec::ArrayVec<T, N> {
+impl<T, const N: usize> ArrayField for arrayvec::ArrayVec<T, N> {
+    type Element = T;
+
     #[inline]
     fn elements(&self) -> &[T] {
         self

@@ -32,7 +32,6 @@ mod error;
 mod field;
 mod read;
 mod value;
-mod visit;
 pub mod wire;
 mod write;
 
@@ -43,8 +42,7 @@ pub use encode::{
 };
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, PATH_DEPTH, Path};
 pub use field::{ArrayField, StrField};
-pub use value::{BinField, BoolValue, Ext, FloatValue, IntValue, Record};
-pub use visit::{Entries, EntryVisitor};
+pub use value::{BinField, BoolValue, Ext, ExtField, FloatValue, IntValue, OptionField, Pair, Record};
 pub use write::key_size;
 
 #[cfg(feature = "arrayvec")]

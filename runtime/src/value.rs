@@ -262,3 +262,131 @@ pub trait Record<'de>: Sized {
     /// Writes the record.
     fn encode_record(&self, e: &mut Encoder<'_>);
 }
+
+/// A field type that holds an ext entry whose type byte is part of the value (not a constant
+/// of the schema): [`Ext<B>`] with any [`BinField`] `B` for the data.
+///
+/// ```
+/// use metalayer_runtime::{Ext, ExtField};
+///
+/// let e: Ext<&[u8]> = ExtField::from_parts(42, b"\x01\x02").unwrap();
+/// assert_eq!((e.ext_type(), e.data()), (42, &b"\x01\x02"[..]));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold an ext entry with its type byte",
+    label = "the schema gives this field an ext wire type without a constant `ext_type`",
+    note = "use `metalayer::Ext<Vec<u8>>` or `metalayer::Ext<&'a [u8]>`; with `ext_type` set in the schema, a byte-string type holds the data alone"
+)]
+pub trait ExtField<'de>: Sized {
+    /// The ext type byte.
+    fn ext_type(&self) -> i8;
+    /// The data.
+    fn data(&self) -> &[u8];
+    /// The field's value for a decoded type byte and data, or what the error reports.
+    fn from_parts(ty: i8, data: &'de [u8]) -> Result<Self, DecodeErrorKind>;
+}
+
+impl<'de, B: BinField<'de>> ExtField<'de> for Ext<B> {
+    #[inline]
+    fn ext_type(&self) -> i8 {
+        self.ty
+    }
+    #[inline]
+    fn data(&self) -> &[u8] {
+        self.data.bytes()
+    }
+    #[inline]
+    fn from_parts(ty: i8, data: &'de [u8]) -> Result<Self, DecodeErrorKind> {
+        Ok(Ext {
+            ty,
+            data: B::from_bytes(data)?,
+        })
+    }
+}
+
+/// One pair of a map entry, as an element of the [`ArrayField`](crate::ArrayField) that holds
+/// the map: `(K, V)`. Pairs keep the order they are stored in, so a decoded map re-encodes to
+/// the same bytes.
+///
+/// ```
+/// use metalayer_runtime::Pair;
+///
+/// let p: (String, i64) = Pair::new("scale".to_string(), 3);
+/// assert_eq!((p.key().as_str(), *p.value()), ("scale", 3));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold one pair of a map entry",
+    label = "the schema gives this field a map wire type",
+    note = "hold a map as `Vec<(K, V)>` (or another array type of `(K, V)` pairs), in stored order"
+)]
+pub trait Pair: Sized {
+    /// The key's type.
+    type Key;
+    /// The value's type.
+    type Value;
+    /// A pair of `key` and `value`.
+    fn new(key: Self::Key, value: Self::Value) -> Self;
+    /// The key.
+    fn key(&self) -> &Self::Key;
+    /// The value.
+    fn value(&self) -> &Self::Value;
+}
+
+impl<K, V> Pair for (K, V) {
+    type Key = K;
+    type Value = V;
+    #[inline]
+    fn new(key: K, value: V) -> Self {
+        (key, value)
+    }
+    #[inline]
+    fn key(&self) -> &K {
+        &self.0
+    }
+    #[inline]
+    fn value(&self) -> &V {
+        &self.1
+    }
+}
+
+/// A field type that holds an optional trailing entry: `Option<T>`, `None` when the record's
+/// header says the entry is absent.
+///
+/// ```
+/// use metalayer_runtime::OptionField;
+///
+/// let v: Option<u8> = OptionField::some(3);
+/// assert_eq!(v.get(), Some(&3));
+/// assert_eq!(<Option<u8> as OptionField>::none().get(), None);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold an optional entry",
+    label = "the schema marks this entry `optional = true`",
+    note = "wrap the entry's type in `Option<...>`"
+)]
+pub trait OptionField: Sized {
+    /// The present value's type.
+    type Inner;
+    /// A present value.
+    fn some(v: Self::Inner) -> Self;
+    /// An absent value.
+    fn none() -> Self;
+    /// The value, if present.
+    fn get(&self) -> Option<&Self::Inner>;
+}
+
+impl<T> OptionField for Option<T> {
+    type Inner = T;
+    #[inline]
+    fn some(v: T) -> Self {
+        Some(v)
+    }
+    #[inline]
+    fn none() -> Self {
+        None
+    }
+    #[inline]
+    fn get(&self) -> Option<&T> {
+        self.as_ref()
+    }
+}
