@@ -188,7 +188,10 @@ fn rmpv_reads_the_encoding_as_the_values() {
         ),
         (s("blob"), V::Binary(vec![0, 0xff])),
         (s("stamp"), V::Ext(42, vec![1, 2, 3])),
-        (s("attrs"), V::Map(vec![(s("a"), V::from(-5)), (s("b"), V::from(70000))])),
+        (
+            s("attrs"),
+            V::Map(vec![(s("a"), V::from(-5)), (s("b"), V::from(70000))]),
+        ),
         (s("note"), s("hi")),
         (s("origin"), V::Array(vec![V::F64(0.5), V::F64(-2.0)])),
     ]);
@@ -204,7 +207,9 @@ fn errors_name_the_nested_place() {
     let err = Nested::decode(&bytes).unwrap_err();
     assert_eq!(
         err.to_string(),
-        format!("nested_v0: at byte {codec:#04x} in operands[1].codec: expected one of blosclz = 0, lz4 = 1, zstd = 5, found 3")
+        format!(
+            "nested_v0: at byte {codec:#04x} in operands[1].codec: expected one of blosclz = 0, lz4 = 1, zstd = 5, found 3"
+        )
     );
 
     // An integer written wider than the smallest encoding.
@@ -234,19 +239,21 @@ fn errors_name_the_nested_place() {
     let err = Nested::decode(&grid).unwrap_err();
     assert_eq!(
         err.to_string(),
-        format!("nested_v0: at byte {at:#04x} in grid[1][0]: expected int (0x00..=0x7f, 0xcc..=0xd3, 0xe0..=0xff), found 0xc3 (bool)")
+        format!(
+            "nested_v0: at byte {at:#04x} in grid[1][0]: expected int (0x00..=0x7f, 0xcc..=0xd3, 0xe0..=0xff), found 0xc3 (bool)"
+        )
     );
 }
 
 #[test]
 fn encode_refuses_what_the_schema_does_not_allow() {
-    let gap = Nested {
-        note: None,
-        ..sample()
-    };
+    let gap = Nested { note: None, ..sample() };
     let err = gap.encode().unwrap_err();
     assert_eq!(err.path().to_string(), "origin");
-    assert!(matches!(err.kind(), EncodeErrorKind::OptionalGap { absent: "note" }), "{err}");
+    assert!(
+        matches!(err.kind(), EncodeErrorKind::OptionalGap { absent: "note" }),
+        "{err}"
+    );
 
     let mut out_of_range = sample();
     out_of_range.level = 100_001;
@@ -273,7 +280,10 @@ fn a_field_type_narrower_than_a_canonical_value_is_a_decode_error() {
     let bytes = unhex("83a16ba178a5636f64656301a5736861706591cd012c");
     let mut d = metalayer::__private::Decoder::new(&bytes, "nested_v0");
     let err = <Narrow as metalayer::Record>::decode_record(&mut d).unwrap_err();
-    assert_eq!(err.to_string(), "nested_v0: at byte 0x13 in shape[0]: expected a value in 0..=255, found 300");
+    assert_eq!(
+        err.to_string(),
+        "nested_v0: at byte 0x13 in shape[0]: expected a value in 0..=255, found 300"
+    );
     assert!(matches!(err.kind(), DecodeErrorKind::OutOfRange { .. }));
 }
 
@@ -397,7 +407,11 @@ fn every_malformed_input_is_refused_with_its_offset_or_reencodes_to_itself() {
         match outcome {
             Ok(value) => {
                 ok += 1;
-                assert_eq!(value.encode().unwrap(), input, "{what}: accepted, but encodes otherwise");
+                assert_eq!(
+                    value.encode().unwrap(),
+                    input,
+                    "{what}: accepted, but encodes otherwise"
+                );
             }
             Err(e) => {
                 err += 1;

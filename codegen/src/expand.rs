@@ -4,7 +4,7 @@
 use core::cell::RefCell;
 
 use metalayer_layout::size::{Place, Step};
-use metalayer_layout::{Layout, Node, Record, Role};
+use metalayer_layout::{ArrayType, Count, Layout, MapType, Node, Record, Role, Type};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
@@ -101,7 +101,30 @@ pub(crate) fn expand(
                         } else {
                             ty.clone()
                         };
-                        g.type_asserts(&entry.node, &node_ty, span, &format!("entry `{}`", entry.name), &shown);
+                        let counted_by = match &entry.node.ty {
+                            Type::Array(ArrayType {
+                                count: Count::Entry(c), ..
+                            })
+                            | Type::Map(MapType {
+                                count: Count::Entry(c), ..
+                            }) => match &record.entries[*c].node.ty {
+                                Type::Int(t) => Some((
+                                    record.entries[*c].name.as_str(),
+                                    usize::try_from(t.min.max(0)).unwrap_or(0),
+                                    usize::try_from(t.max).unwrap_or(usize::MAX),
+                                )),
+                                _ => None,
+                            },
+                            _ => None,
+                        };
+                        g.type_asserts(
+                            &entry.node,
+                            &node_ty,
+                            span,
+                            &format!("entry `{}`", entry.name),
+                            &shown,
+                            counted_by,
+                        );
                         Slot {
                             ident: &field.ident,
                             ty,
@@ -140,7 +163,14 @@ pub(crate) fn expand(
         (Target::Value(node), Bound::Value(ty)) => {
             let ty_tokens = quote!(#ty);
             let span = joined_span(&ty.tokens);
-            g.type_asserts(node, &ty_tokens, span, &format!("the value of {schema}"), &ty.text());
+            g.type_asserts(
+                node,
+                &ty_tokens,
+                span,
+                &format!("the value of {schema}"),
+                &ty.text(),
+                None,
+            );
             let path = quote!(#rt::Path::entry(&#metalayer));
             let value = g.decode(node, &ty_tokens, &path, 1, None, None);
             let var = names::field("value");

@@ -221,7 +221,47 @@ impl<'a> Gen<'a> {
 
     /// The assertions that the types bound to `node` can hold it: integer ranges, float widths
     /// and record types, through arrays, maps and options.
-    pub(crate) fn type_asserts(&self, node: &Node, ty: &TokenStream, span: Span, what: &str, shown: &str) {
+    /// That an array or map field's type can hold some count the schema allows.
+    #[allow(clippy::too_many_arguments)]
+    fn count_assert(
+        &self,
+        header: Encoding,
+        count: &Count,
+        counted_by: Option<(&str, usize, usize)>,
+        ty: &TokenStream,
+        span: Span,
+        what: &str,
+        shown: &str,
+    ) {
+        let rt = &self.rt;
+        let header_max = match header {
+            Encoding::Fixed(w) => usize::try_from(w.max_len().unwrap_or(u64::MAX)).unwrap_or(usize::MAX),
+            Encoding::Canonical { .. } => u32::MAX as usize,
+        };
+        let (lo, hi, why) = match (count, counted_by) {
+            (Count::Fixed(k), _) => (*k, *k, format!("always {k}")),
+            (Count::Entry(_), Some((name, lo, hi))) => (lo, hi, format!("{lo}..={hi}, counted by `{name}`")),
+            _ => (0, header_max, format!("0..={header_max}, as its header states")),
+        };
+        let (lo_lit, hi_lit) = (usize_lit(lo), usize_lit(hi));
+        self.assert(
+            span,
+            quote!(<#ty as #rt::ArrayField>::MIN_COUNT <= #hi_lit && #lo_lit <= <#ty as #rt::ArrayField>::MAX_COUNT),
+            format!(
+                "`{shown}` cannot hold {what}: its number of elements is {why}, and the type holds none of those counts"
+            ),
+        );
+    }
+
+    pub(crate) fn type_asserts(
+        &self,
+        node: &Node,
+        ty: &TokenStream,
+        span: Span,
+        what: &str,
+        shown: &str,
+        counts: Option<(&str, usize, usize)>,
+    ) {
         let rt = &self.rt;
         match &node.ty {
             Type::Int(t) => {
@@ -230,12 +270,20 @@ impl<'a> Gen<'a> {
                     self.assert(
                         span,
                         quote!(<#ty as #rt::IntValue>::MIN <= #lo && #hi <= <#ty as #rt::IntValue>::MAX),
-                        format!(
-                            "`{shown}` cannot hold {what}: it is {} in {}..={}, and the type's range does not cover that",
-                            w.name(),
-                            t.min,
-                            t.max
-                        ),
+                        if w.int_range() == Some((t.min, t.max)) {
+                            format!(
+                                "`{shown}` cannot hold {what}: it is {}, which takes every value of `{}`, and the type's range does not cover them",
+                                w.name(),
+                                native_int(w)
+                            )
+                        } else {
+                            format!(
+                                "`{shown}` cannot hold {what}: it is {} in {}..={}, and the type's range does not cover that",
+                                w.name(),
+                                t.min,
+                                t.max
+                            )
+                        },
                     );
                 }
             }
@@ -252,14 +300,16 @@ impl<'a> Gen<'a> {
             }
             Type::Array(a) => {
                 let elem = quote!(<#ty as #rt::ArrayField>::Element);
-                self.type_asserts(&a.element, &elem, span, &format!("the elements of {what}"), shown);
+                self.count_assert(a.header, &a.count, counts, ty, span, what, shown);
+                self.type_asserts(&a.element, &elem, span, &format!("the elements of {what}"), shown, None);
             }
             Type::Map(m) => {
                 let pair = quote!(<#ty as #rt::ArrayField>::Element);
                 let key = quote!(<#pair as #rt::Pair>::Key);
                 let value = quote!(<#pair as #rt::Pair>::Value);
-                self.type_asserts(&m.key, &key, span, &format!("the keys of {what}"), shown);
-                self.type_asserts(&m.value, &value, span, &format!("the values of {what}"), shown);
+                self.count_assert(m.header, &m.count, counts, ty, span, what, shown);
+                self.type_asserts(&m.key, &key, span, &format!("the keys of {what}"), shown, None);
+                self.type_asserts(&m.value, &value, span, &format!("the values of {what}"), shown, None);
             }
             Type::Ref(i) => {
                 let Some(t) = self.layout.types.get(*i) else { return };

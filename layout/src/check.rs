@@ -862,6 +862,11 @@ impl NodeCx<'_> {
                     {
                         of.push(a)
                     }
+                    // An array whose own `count` was refused has had its error already.
+                    Some(a)
+                        if counts[a].as_ref().is_some_and(|given| {
+                            given.value == entries[c].name || !entries.iter().any(|e| e.name == given.value)
+                        }) => {}
                     Some(_) => cx.error(
                         file,
                         n.span.clone(),
@@ -912,7 +917,10 @@ impl NodeCx<'_> {
                                 "array header 0x90 + {} reaches {} for {} = {max}, past a byte: lower `max` of `{}` to at most 111",
                                 entries[c].name, hex(last), entries[c].name, entries[c].name));
                         } else if !overflow {
-                            cx.error(file, entries[a].span.clone(), format!(
+                            let span = counts[a]
+                                .as_ref()
+                                .map_or(entries[a].span.clone(), |given| given.span.clone());
+                            cx.error(file, span, format!(
                                 "array header 0x90 + {} reaches {} for {} = {max}, past fixarray's 0x9f, which is not msgpack; if the layout really writes it (c-blosc2 writes 0xa0 for 16 dimensions), say why in `allow_header_overflow`",
                                 entries[c].name, hex(last), entries[c].name));
                         }
@@ -1211,7 +1219,17 @@ impl NodeCx<'_> {
             if !applicable.contains(k)
                 && let Some(span) = t.key_span(k)
             {
-                cx.error(file, span, format!("`{k}` does not apply to {} entries", wire.value));
+                let message = if canonical && matches!(*k, "marker" | "width") {
+                    let fixed: Vec<&str> = family.wires().iter().map(|w| w.name()).collect();
+                    format!(
+                        "`{k}` does not apply to `{}`, the canonical encoding, whose marker follows from the value; to fix the marker, name the wire type: {}",
+                        wire.value,
+                        fixed.join(", ")
+                    )
+                } else {
+                    format!("`{k}` does not apply to {} entries", wire.value)
+                };
+                cx.error(file, span, message);
             }
         }
         let lenient = cx.boolean(file, t, "lenient").is_some_and(|b| b.value);

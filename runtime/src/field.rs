@@ -24,6 +24,19 @@ pub trait ArrayField: Sized {
     /// The type of one element.
     type Element;
 
+    /// The fewest elements the type holds (`N` for `[T; N]`): the build fails when a schema
+    /// allows no count the type can hold.
+    ///
+    /// ```
+    /// use metalayer_runtime::ArrayField;
+    ///
+    /// assert_eq!((<[u8; 3] as ArrayField>::MIN_COUNT, <[u8; 3] as ArrayField>::MAX_COUNT), (3, 3));
+    /// assert_eq!(<Vec<u8> as ArrayField>::MAX_COUNT, usize::MAX);
+    /// ```
+    const MIN_COUNT: usize = 0;
+    /// The most elements the type holds (`N` for `[T; N]` and `ArrayVec<T, N>`).
+    const MAX_COUNT: usize = usize::MAX;
+
     /// The elements to encode.
     fn elements(&self) -> &[Self::Element];
 
@@ -134,6 +147,8 @@ impl<T> ArrayField for alloc::vec::Vec<T> {
 
 impl<T: Default, const N: usize> ArrayField for [T; N] {
     type Element = T;
+    const MIN_COUNT: usize = N;
+    const MAX_COUNT: usize = N;
 
     #[inline]
     fn elements(&self) -> &[T] {
@@ -174,6 +189,7 @@ impl<T: Default, const N: usize> ArrayField for [T; N] {
 #[cfg(feature = "arrayvec")]
 impl<T, const N: usize> ArrayField for arrayvec::ArrayVec<T, N> {
     type Element = T;
+    const MAX_COUNT: usize = N;
 
     #[inline]
     fn elements(&self) -> &[T] {
