@@ -1,23 +1,180 @@
-//! What the generated type documents about its layout.
+//! What the generated type documents about its layout: the diagram and offset table in its
+//! rustdoc, and, for a layout whose size is linear in its counts and string lengths, the
+//! length and offset formulas as `const fn`s. All of it is rendered from the layout's size
+//! formula, the one the generated `encoded_len` is built from.
 
-use metalayer_layout::Layout;
-use proc_macro2::TokenStream;
+use metalayer_layout::size::{self, Place, Size, Term, Var};
+use metalayer_layout::{Layout, Record};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
 
 use crate::expand::Target;
 use crate::item::{Attribute, Item};
 
-/// Appends the layout's description to the struct's documentation.
-pub(crate) fn add_layout_docs(input: &mut Item, layout: &Layout, target: &Target<'_>) {
-    let what = match target {
-        Target::Type(i, _) => format!("record type `{}` of schema `{}`", layout.types[*i].name, layout.schema),
-        _ => format!("schema `{}`", layout.schema),
-    };
-    input
-        .attrs
-        .push(Attribute::doc(&format!("\n\n# Layout\n\nGenerated from {what}.")));
+/// The record a target documents, if it is one.
+fn record<'a>(target: &Target<'a>) -> Option<&'a Record> {
+    match target {
+        Target::Root(r) | Target::Type(_, r) => Some(r),
+        Target::Value(_) => None,
+    }
 }
 
-/// `const fn`s for the encoded length and each entry's offset.
-pub(crate) fn formula_fns(_input: &Item, _layout: &Layout, _target: &Target<'_>) -> TokenStream {
-    TokenStream::new()
+/// Appends the layout's diagram, offset table and length formula to the struct's documentation.
+pub(crate) fn add_layout_docs(input: &mut Item, layout: &Layout, target: &Target<'_>) {
+    let (what, length, diagram, table) = match target {
+        Target::Root(r) => (
+            format!("schema `{}`", layout.schema),
+            size::of_record(layout, r, &Place::root()),
+            metalayer_layout::diagram(layout),
+            metalayer_layout::formulas(layout, r),
+        ),
+        Target::Type(i, r) => (
+            format!("record type `{}` of schema `{}`", layout.types[*i].name, layout.schema),
+            size::of_record(layout, r, &Place::root()),
+            metalayer_layout::record_diagram(layout, r),
+            metalayer_layout::formulas(layout, r),
+        ),
+        Target::Value(node) => (
+            format!("schema `{}`", layout.schema),
+            size::of(layout, node, &Place::root()),
+            metalayer_layout::diagram(layout),
+            String::new(),
+        ),
+    };
+    let table = if table.trim().is_empty() {
+        String::new()
+    } else {
+        format!("\n\n```text\n{}\n```", table.trim_end())
+    };
+    let text = format!(
+        "\n\n# Layout\n\nGenerated from {what}; length `{length}` bytes.\n\n```text\n{}\n```{table}",
+        diagram.trim_end(),
+    );
+    input.attrs.push(Attribute::doc(&text));
+}
+
+/// The name a linear variable is given as a `const fn` argument: the count entry's name, or
+/// `<string>_len`.
+fn var_ident(var: &Var) -> Option<Ident> {
+    let name = var.place().last_name()?;
+    Some(match var {
+        Var::Count(_) => Ident::new(name, Span::call_site()),
+        Var::Len(_) => format_ident!("{}_len", name),
+    })
+}
+
+/// The variables of a linear size, in first-seen order.
+fn variables(size: &Size, vars: &mut Vec<Ident>) -> Option<()> {
+    for term in &size.terms {
+        let Term::Linear { of, .. } = term else { return None };
+        let ident = var_ident(of)?;
+        if !vars.contains(&ident) {
+            vars.push(ident);
+        }
+    }
+    Some(())
+}
+
+fn tokens(size: &Size) -> TokenStream {
+    let fixed = size.fixed;
+    let terms = size.terms.iter().filter_map(|t| match t {
+        Term::Linear { k, of } => {
+            let var = var_ident(of)?;
+            Some(quote!(+ #k * #var))
+        }
+        _ => None,
+    });
+    quote!(#fixed #(#terms)*)
+}
+
+/// `const fn`s for the encoded length and each entry's offset, when the record's size is linear
+/// in its counts and string lengths (as c-blosc2's layouts are); nothing otherwise.
+pub(crate) fn formula_fns(input: &Item, layout: &Layout, target: &Target<'_>) -> TokenStream {
+    let Some(record) = record(target) else {
+        return TokenStream::new();
+    };
+    let length = size::of_record(layout, record, &Place::root());
+    if !length.is_linear() {
+        return TokenStream::new();
+    }
+    let offsets: Vec<Option<Size>> = (0..record.entries.len())
+        .map(|i| metalayer_layout::offset_formula(layout, record, i))
+        .collect();
+    let mut vars = Vec::new();
+    if variables(&length, &mut vars).is_none() {
+        return TokenStream::new();
+    }
+    for offset in offsets.iter().flatten() {
+        if variables(offset, &mut vars).is_none() {
+            return TokenStream::new();
+        }
+    }
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let params: Vec<_> = vars.iter().map(|v| quote!(#v: usize)).collect();
+    let touch = quote!(let _ = (#(#vars,)*););
+    let args_doc = if vars.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = vars.iter().map(|v| format!("`{v}`")).collect();
+        format!(" Arguments: {}.", list.join(", "))
+    };
+    let length_text = length.to_string();
+    let length_body = tokens(&length);
+    let length_doc = format!("The encoded length: `{length_text}` bytes.{args_doc}");
+
+    let mut fns = Vec::new();
+    for (i, (entry, offset)) in record.entries.iter().zip(&offsets).enumerate() {
+        let Some(offset) = offset else { continue };
+        let body = tokens(offset);
+        let name = format_ident!("{}_offset", entry.name);
+        let doc = format!("The offset of entry `{}`: byte `{offset}`.{args_doc}", entry.name);
+        fns.push(quote! {
+            #[doc = #doc]
+            #[allow(clippy::identity_op, clippy::erasing_op)]
+            pub const fn #name(#(#params),*) -> usize {
+                #touch
+                #body
+            }
+        });
+        if let Some(elements) = metalayer_layout::element_offsets(layout, record, i)
+            && elements.first.is_linear()
+            && {
+                let mut known = vars.clone();
+                variables(&elements.first, &mut known).is_some() && known.len() == vars.len()
+            }
+        {
+            let first = tokens(&elements.first);
+            let stride = elements.stride;
+            let name = format_ident!("{}_element_offset", entry.name);
+            let doc = format!(
+                "The offset of element `i` of `{}` (its marker): byte `{}`.{args_doc}",
+                entry.name,
+                elements.element_text()
+            );
+            fns.push(quote! {
+                #[doc = #doc]
+                #[allow(clippy::identity_op, clippy::erasing_op)]
+                pub const fn #name(#(#params,)* i: usize) -> usize {
+                    #touch
+                    #first + #stride * i
+                }
+            });
+        }
+    }
+    quote! {
+        impl #impl_generics #ident #ty_generics #where_clause {
+            /// The encoded length as a formula of the counts and string lengths.
+            pub const LENGTH_FORMULA: &'static str = #length_text;
+
+            #[doc = #length_doc]
+            #[allow(clippy::identity_op, clippy::erasing_op)]
+            pub const fn encoded_len_for(#(#params),*) -> usize {
+                #touch
+                #length_body
+            }
+
+            #(#fns)*
+        }
+    }
 }

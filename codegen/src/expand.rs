@@ -78,6 +78,7 @@ pub(crate) fn expand(
         de: de.clone(),
         lifetime,
         asserts: RefCell::new(Vec::new()),
+        record_count: RefCell::new(None),
     };
     let schema = &layout.schema;
     let metalayer = &layout.metalayer;
@@ -140,6 +141,17 @@ pub(crate) fn expand(
             });
             let build = quote!(Self { #(#inits),* });
             let size = metalayer_layout::size::of_record(layout, record, &Place(Vec::new()));
+            let required = record.required;
+            let present = slots
+                .iter()
+                .zip(&record.entries)
+                .skip(required)
+                .filter_map(|(s, _)| s.as_ref())
+                .map(|s| {
+                    let f = s.ident;
+                    quote!(usize::from(#rt::OptionField::get(&self.#f).is_some()))
+                });
+            *g.record_count.borrow_mut() = Some(quote!((#required #(+ #present)*)));
             let root = |place: &Place| -> Option<(TokenStream, &Node)> {
                 let [Step::Entry { index, .. }] = place.0.as_slice() else {
                     return None;

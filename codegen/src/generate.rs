@@ -27,6 +27,8 @@ pub(crate) struct Gen<'a> {
     pub lifetime: Option<String>,
     /// Compile-time assertions on field types, collected while generating.
     pub asserts: RefCell<Vec<TokenStream>>,
+    /// The number of entries a record being measured has present, for its canonical header.
+    pub record_count: RefCell<Option<TokenStream>>,
 }
 
 /// A count entry that an array of the same record is counted by, as its decoder sees it.
@@ -1060,6 +1062,14 @@ impl<'a> Gen<'a> {
                 let v = self.var(of, root, scope);
                 quote!(#k * #v)
             }
+            Term::Smallest { family, of } if of.0.is_empty() && matches!(family, Family::Array | Family::Map) => {
+                // The record's own header: its number of entries present.
+                let Some(count) = self.record_count.borrow().clone() else {
+                    return zero;
+                };
+                let f = self.family(*family);
+                quote!(#rt::wire::Wire::smallest_header_size(#f, (#count) as u64))
+            }
             Term::Smallest { family, of } => {
                 let Some((expr, node)) = self.resolve(of, root, scope) else {
                     return zero;
@@ -1079,7 +1089,7 @@ impl<'a> Gen<'a> {
                 let x = names::element(depth);
                 let mut inner = scope.to_vec();
                 inner.push(Binding {
-                    place: child(of, Step::Element),
+                    place: Place(vec![Step::Element]),
                     expr: quote!((*#x)),
                     node: &a.element,
                 });
@@ -1094,12 +1104,12 @@ impl<'a> Gen<'a> {
                 let x = names::element(depth);
                 let mut inner = scope.to_vec();
                 inner.push(Binding {
-                    place: child(of, Step::Key),
+                    place: Place(vec![Step::Key]),
                     expr: quote!((*#rt::Pair::key(#x))),
                     node: &m.key,
                 });
                 inner.push(Binding {
-                    place: child(of, Step::Value),
+                    place: Place(vec![Step::Value]),
                     expr: quote!((*#rt::Pair::value(#x))),
                     node: &m.value,
                 });
@@ -1141,7 +1151,9 @@ impl<'a> Gen<'a> {
     ) -> TokenStream {
         let rt = &self.rt;
         match var {
+            // The place is a count entry's, whose expression is its value; or an array's.
             Var::Count(place) => match self.resolve(place, root, scope) {
+                Some((expr, node)) if matches!(node.ty, Type::Int(_)) => quote!(((#expr) as usize)),
                 Some((expr, _)) => quote!(#rt::ArrayField::elements(&#expr).len()),
                 None => quote!(0usize),
             },
@@ -1164,12 +1176,6 @@ impl<'a> Gen<'a> {
             _ => quote!(#rt::ArrayField::elements(&#expr).len()),
         }
     }
-}
-
-fn child(place: &Place, step: Step) -> Place {
-    let mut steps = place.0.clone();
-    steps.push(step);
-    Place(steps)
 }
 
 /// `numpy = 0, other = 1`: an integer's named values, for messages.

@@ -5,47 +5,55 @@
 //! The `#[metalayer]` macro uses this crate at compile time; tools can use it at run time.
 //!
 //! ```
-//! use metalayer_layout::{EntryKind, IntRole, parse};
+//! use metalayer_layout::{Count, Role, Type, parse};
 //!
 //! let text = r#"
 //! [schema]
 //! metalayer = "pair"
-//! description = "Two shapes of one rank"
+//! description = "Two shapes of one rank, and a label"
 //! source = "an example"
 //!
 //! [container]
 //! wire = "fixarray"
-//! marker = 0x93
+//! marker = 0x94
 //!
 //! [[entry]]
 //! name = "ndim"
 //! wire = "fixint"
 //! max = 8
-//! length_of = ["shape"]
+//! length_of = ["shape", "chunks"]
 //!
 //! [[entry]]
 //! name = "shape"
-//! wire = "array"
-//! marker = 0x90
+//! wire = "fixarray"
 //! count = "ndim"
-//! element = { wire = "int64", marker = 0xd3, width = 8 }
+//! element = { wire = "int64" }
+//!
+//! [[entry]]
+//! name = "chunks"
+//! wire = "fixarray"
+//! count = "ndim"
+//! element = { wire = "int32" }
 //!
 //! [[entry]]
 //! name = "label"
 //! wire = "str8"
-//! marker = 0xd9
-//! width = 1
 //! "#;
 //! let layout = parse("pair_v0", text).unwrap();
-//! assert_eq!(layout.container_marker, 0x93);
-//! assert!(matches!(layout.entries[0].kind, EntryKind::Int { role: IntRole::Count { max: 8, .. }, .. }));
+//! let root = layout.root_record().unwrap();
+//! assert_eq!(root.entries[0].role, Role::Count { of: vec![1, 2] });
+//! assert!(matches!(&root.entries[1].node.ty, Type::Array(a) if a.count == Count::Entry(0)));
+//!
+//! // One size formula: the documentation prints it, offsets and `encoded_len` are built on it.
+//! assert_eq!(metalayer_layout::length_formula(&layout).to_string(), "6 + 14*ndim + len(label)");
+//! assert_eq!(metalayer_layout::offset_formula(&layout, root, 3).unwrap().to_string(), "4 + 14*ndim");
 //!
 //! // A marker that does not belong to its wire type is refused, with its line and column.
-//! let bad = text.replace("marker = 0xd3", "marker = 0xd2");
+//! let bad = text.replace("wire = \"int64\" }", "wire = \"int64\", marker = 0xd2 }");
 //! let errors = parse("pair_v0", &bad).unwrap_err();
 //! assert_eq!(
 //!     errors[0].render("pair_v0.toml", &bad).lines().next().unwrap(),
-//!     "pair_v0.toml:22:38: marker 0xd2 does not belong to int64: its marker is 0xd3"
+//!     "pair_v0.toml:21:38: marker 0xd2 does not belong to int64: its marker is 0xd3"
 //! );
 //! ```
 #![forbid(unsafe_code)]
@@ -56,6 +64,7 @@ mod diagnostic;
 mod model;
 mod parse;
 mod prefix;
+mod render;
 pub mod size;
 
 pub use check::{Loader, Source};
@@ -64,6 +73,11 @@ pub use model::{
     ArrayType, Const, Count, Encoding, Entry, ExtType, Family, IntType, Layout, MapType, Node, Record, RecordType,
     Role, SchemaFile, StrType, Type, Wire,
 };
+pub use render::{
+    ElementOffsets, diagram, element_offsets, formulas, length_formula, offset_formula, record_diagram, size_formula,
+    value_offset_formula,
+};
+pub use size::Size;
 
 /// Parses and checks schema text; `schema` is the schema's name (its file stem). A schema that
 /// extends or includes another can name the built-ins only; [`parse_with`] reads other files.
@@ -155,7 +169,7 @@ pub fn builtin(name: &str) -> Option<&'static Builtin> {
 /// ```
 /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
 /// assert_eq!(layout.metalayer, "b2nd");
-/// assert_eq!(layout.entries.len(), 7);
+/// assert_eq!(layout.root_record().unwrap().entries.len(), 7);
 /// ```
 pub fn builtin_layout(name: &str) -> Option<Layout> {
     builtin(name).and_then(|b| parse(b.name, b.text).ok())

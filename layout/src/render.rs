@@ -1,13 +1,15 @@
 //! Documentation rendered from a [`Layout`]: the byte-layout diagram in the style of the original
-//! caterva / b2nd format documents, and the exact encoded length and offsets as formulas in the
-//! array counts and string lengths.
+//! caterva / b2nd format documents, and the encoded length and offsets as formulas, all built on
+//! the one size formula of [`size`](crate::size).
 //!
 //! # What an offset points at
 //!
-//! Offsets count bytes from the start of the metalayer's content (the container byte is at 0).
+//! Offsets count bytes from the start of the record (for the top-level record, the start of the
+//! metalayer's content: the container byte is at 0).
 //!
-//! - [`offset_formula`] points at an entry's **first byte**: the fixint byte itself, an integer's
-//!   or a string's marker (`0xd3`, `0xdb`, ...), or an array's header byte (`0x90 + count`).
+//! - [`offset_formula`] points at an entry's **first byte**: in a map record its key, else the
+//!   fixint byte itself, an integer's or a string's marker (`0xd3`, `0xdb`, ...), or an array's
+//!   header byte (`0x90 + count`).
 //! - [`value_offset_formula`] points at the first byte of the entry's **value**: the same byte for
 //!   a fixint, the big-endian payload after the marker for other integers, the text after the
 //!   length prefix for a string, and element 0's first byte for an array.
@@ -16,20 +18,30 @@
 //!   shape header is at 3, `shape[i]`'s marker at `4 + 9*i` and its int64 payload at `5 + 9*i`.
 //!   For a fixint element both are the same byte.
 //!
+//! Offsets are formulas only while every byte before them is a linear function of counts and
+//! lengths: after an entry whose size depends on a value in another way (a canonical integer,
+//! a canonical header, a sum over elements of different sizes, an optional entry's presence),
+//! the offset functions return `None` and [`formulas`] says from where.
+//!
 //! # How the diagram is laid out
 //!
-//! The top row holds the container byte and every entry up to the last array: one 1-byte cell per
-//! fixint, marker cell and payload cell per other integer, header cell `9X` and a `~~~` span per
-//! array, marker cell and `~~~` span per string. Cells of a known offset are headed `-N-`. The
-//! entries after the last array are drawn as one final section when they hold a string (as the
-//! seeds draw `dtype`, and seed 002 `dtype_format` with it), and in the top row otherwise; in a
-//! layout without arrays the final section starts at the first string. Then each array gets a
-//! block of its elements and each string before the last array a block of its marker, length and
-//! text. Fixint cells carry a name of up to two letters, else `v` for a constant (its first
-//! letter, the seeds' version), the first two letters of a count (`nd` for `ndim`, also the `X`
-//! of `fixarray with X=nd elements`) and `XX` for a value (seed 002's `dtype_format`); other
-//! cells carry the entry's name. Element cells are `first_dim`, `second_dim`, `nth_dim` when the
-//! count is named `n` + a word (`ndim`), else `first_elem` and so on.
+//! A record is drawn as a top row holding its header byte and every entry up to the last one
+//! with parts of its own (an array, a map, a record): one 1-byte cell per fixint, marker cell and
+//! payload cell per other integer or float, header cell `9X` and a `~~~` span per array, marker
+//! cell and `~~~` span per string, a `~~~` span per value whose encoding the value chooses (a
+//! canonical integer or string). In a map record each entry is preceded by a cell holding its key
+//! (`a5 "scale"`). Cells of a known offset are headed `-N-`. The entries after the last array are
+//! drawn as one final section when they hold a string (as the seeds draw `dtype`, and seed 002
+//! `dtype_format` with it), and in the top row otherwise; in a record without arrays the final
+//! section starts at the first string. Then each array or map gets a block of its elements, drawn
+//! with the element's own cells, nested parts indented by four spaces per level, and each string
+//! before the last array a block of its marker, length and text. Each named record type gets its
+//! own section. Fixint cells carry a name of up to two letters, else `v` for a constant (its first
+//! letter, the seeds' version), the first two letters of a count (`nd` for `ndim`, also the `X` of
+//! `fixarray with X=nd elements`) and `XX` for a value (seed 002's `dtype_format`); other cells
+//! carry the entry's name. Element cells are `first_dim`, `second_dim`, `nth_dim` when the count
+//! is named `n` + a word (`ndim`), else `first_elem` and so on. Annotations state constants
+//! (`always 0`), ranges and named values, and optional entries say so.
 //!
 //! # Differences from the seed documents
 //!
@@ -59,162 +71,8 @@
 //!    text without indentation, and its section titles are built from the schema's `doc` strings.
 //! 7. The diagram opens with the schema's name and description, and ends with the encoded length.
 
-use core::fmt;
-
-use crate::model::{Entry, EntryKind, IntRole, IntWire, Layout, StrWire};
-
-/// A byte count that is linear in the layout's array counts and string lengths:
-/// `constant + Σ k·count + Σ k·len(string)`.
-///
-/// Counts are named by their count entry (`ndim`), string lengths by their string entry (`dtype`,
-/// shown as `len(dtype)`). Each name appears at most once, with a non-zero coefficient, in entry
-/// order.
-///
-/// ```
-/// use metalayer_layout::{Formula, builtin_layout, length_formula};
-///
-/// let layout = builtin_layout("b2nd_v1").unwrap();
-/// let length = length_formula(&layout);
-/// assert_eq!(
-///     length,
-///     Formula { constant: 12, per_count: vec![("ndim".into(), 19)], per_str: vec![("dtype".into(), 1)] }
-/// );
-/// assert_eq!(length.to_string(), "12 + 19*ndim + len(dtype)");
-/// assert_eq!(length.eval(&[("ndim", 2)], &[("dtype", 3)]), 53);
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct Formula {
-    /// The bytes that do not depend on any count or string length.
-    pub constant: usize,
-    /// Bytes per unit of each count: (count entry's name, coefficient).
-    pub per_count: Vec<(String, usize)>,
-    /// Bytes per byte of each string: (string entry's name, coefficient).
-    pub per_str: Vec<(String, usize)>,
-}
-
-impl Formula {
-    /// A formula without variables.
-    ///
-    /// ```
-    /// use metalayer_layout::Formula;
-    ///
-    /// assert_eq!(Formula::fixed(3).to_string(), "3");
-    /// assert_eq!(Formula::fixed(3).as_constant(), Some(3));
-    /// ```
-    pub fn fixed(constant: usize) -> Formula {
-        Formula {
-            constant,
-            ..Formula::default()
-        }
-    }
-
-    /// The value, if the formula has no variables.
-    ///
-    /// ```
-    /// use metalayer_layout::{builtin_layout, offset_formula};
-    ///
-    /// let layout = builtin_layout("b2nd_v1").unwrap();
-    /// assert_eq!(offset_formula(&layout, 2).as_constant(), Some(3)); // shape
-    /// assert_eq!(offset_formula(&layout, 3).as_constant(), None); // chunkshape: 4 + 9*ndim
-    /// ```
-    pub fn as_constant(&self) -> Option<usize> {
-        (self.per_count.is_empty() && self.per_str.is_empty()).then_some(self.constant)
-    }
-
-    /// Evaluates the formula. `counts` gives each count's value by its entry's name, `strs` each
-    /// string's length in bytes by its entry's name; names the formula does not use are ignored.
-    ///
-    /// # Panics
-    ///
-    /// If a count or string the formula uses is missing, or the result overflows `usize`; see
-    /// [`Formula::checked_eval`] for the fallible form.
-    ///
-    /// ```
-    /// use metalayer_layout::{builtin_layout, length_formula};
-    ///
-    /// let layout = builtin_layout("caterva_v0").unwrap();
-    /// // caterva: 6 + 19*ndim
-    /// assert_eq!(length_formula(&layout).eval(&[("ndim", 3)], &[]), 63);
-    /// ```
-    pub fn eval(&self, counts: &[(&str, usize)], strs: &[(&str, usize)]) -> usize {
-        match self.checked_eval(counts, strs) {
-            Some(n) => n,
-            None => panic!("cannot evaluate `{self}` with counts {counts:?} and string lengths {strs:?}"),
-        }
-    }
-
-    /// Evaluates the formula, or `None` if a count or string it uses is missing from the
-    /// arguments or the result overflows `usize`. The first binding of a name counts.
-    ///
-    /// ```
-    /// use metalayer_layout::{builtin_layout, length_formula};
-    ///
-    /// let length = length_formula(&builtin_layout("b2nd_v0").unwrap());
-    /// assert_eq!(length.checked_eval(&[("ndim", 1)], &[("dtype", 5)]), Some(35));
-    /// assert_eq!(length.checked_eval(&[("ndim", 1)], &[]), None);
-    /// assert_eq!(length.checked_eval(&[("ndim", usize::MAX)], &[("dtype", 5)]), None);
-    /// ```
-    pub fn checked_eval(&self, counts: &[(&str, usize)], strs: &[(&str, usize)]) -> Option<usize> {
-        fn lookup(bindings: &[(&str, usize)], name: &str) -> Option<usize> {
-            bindings.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
-        }
-        let mut total = self.constant;
-        for (terms, bindings) in [(&self.per_count, counts), (&self.per_str, strs)] {
-            for (name, k) in terms {
-                let term = lookup(bindings, name)?.checked_mul(*k)?;
-                total = total.checked_add(term)?;
-            }
-        }
-        Some(total)
-    }
-
-    fn add_term(terms: &mut Vec<(String, usize)>, name: &str, k: usize) {
-        if k == 0 {
-            return;
-        }
-        match terms.iter_mut().find(|(n, _)| n == name) {
-            Some((_, c)) => *c += k,
-            None => terms.push((name.to_string(), k)),
-        }
-    }
-
-    fn add(&mut self, other: &Formula) {
-        self.constant += other.constant;
-        for (name, k) in &other.per_count {
-            Formula::add_term(&mut self.per_count, name, *k);
-        }
-        for (name, k) in &other.per_str {
-            Formula::add_term(&mut self.per_str, name, *k);
-        }
-    }
-
-    fn plus(mut self, n: usize) -> Formula {
-        self.constant += n;
-        self
-    }
-}
-
-impl fmt::Display for Formula {
-    /// `12 + 19*ndim + len(dtype)`: the constant (omitted when 0 unless it is all there is), then
-    /// each count, then each string length; a coefficient of 1 is not written.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut terms = Vec::new();
-        if self.constant != 0 || (self.per_count.is_empty() && self.per_str.is_empty()) {
-            terms.push(self.constant.to_string());
-        }
-        for (name, k) in &self.per_count {
-            terms.push(if *k == 1 { name.clone() } else { format!("{k}*{name}") });
-        }
-        for (name, k) in &self.per_str {
-            terms.push(if *k == 1 {
-                format!("len({name})")
-            } else {
-                format!("{k}*len({name})")
-            });
-        }
-        f.write_str(&terms.join(" + "))
-    }
-}
+use crate::model::{Const, Count, Encoding, Entry, Family, IntType, Layout, Node, Record, Role, Type, Wire};
+use crate::size::{self, Place, Size};
 
 /// Where the elements of one array entry are: element `i` starts at `first + stride*i`.
 ///
@@ -222,7 +80,7 @@ impl fmt::Display for Formula {
 /// use metalayer_layout::{builtin_layout, element_offsets};
 ///
 /// let layout = builtin_layout("b2nd_v1").unwrap();
-/// let shape = element_offsets(&layout, 2).unwrap();
+/// let shape = element_offsets(&layout, layout.root_record().unwrap(), 2).unwrap();
 /// assert_eq!((shape.first.to_string(), shape.stride, shape.marker_len), ("4".to_string(), 9, 1));
 /// assert_eq!(shape.element_text(), "4 + 9*i"); // the 0xd3 marker of shape[i]
 /// assert_eq!(shape.payload_text(), "5 + 9*i"); // its 8-byte big-endian value
@@ -230,8 +88,8 @@ impl fmt::Display for Formula {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ElementOffsets {
     /// Element 0's first byte: its marker, or for a fixint element its one byte. This is the
-    /// array's offset plus its 1-byte header.
-    pub first: Formula,
+    /// array's value offset: its offset, its key in a map record, and its header.
+    pub first: Size,
     /// Bytes per element (marker and payload).
     pub stride: usize,
     /// Bytes before each element's payload: 1 for the marker, 0 for a fixint element.
@@ -245,11 +103,11 @@ impl ElementOffsets {
     /// use metalayer_layout::{builtin_layout, element_offsets};
     ///
     /// let layout = builtin_layout("b2nd_v1").unwrap();
-    /// let chunkshape = element_offsets(&layout, 3).unwrap();
+    /// let chunkshape = element_offsets(&layout, layout.root_record().unwrap(), 3).unwrap();
     /// assert_eq!(chunkshape.element(1).to_string(), "10 + 9*ndim");
     /// ```
-    pub fn element(&self, i: usize) -> Formula {
-        self.first.clone().plus(self.stride * i)
+    pub fn element(&self, i: usize) -> Size {
+        self.first.clone().plus(self.stride.saturating_mul(i))
     }
 
     /// The first byte of element `i`'s big-endian payload (after its marker).
@@ -258,10 +116,10 @@ impl ElementOffsets {
     /// use metalayer_layout::{builtin_layout, element_offsets};
     ///
     /// let layout = builtin_layout("b2nd_v1").unwrap();
-    /// let shape = element_offsets(&layout, 2).unwrap();
+    /// let shape = element_offsets(&layout, layout.root_record().unwrap(), 2).unwrap();
     /// assert_eq!(shape.payload(2).eval(&[], &[]), 5 + 9 * 2);
     /// ```
-    pub fn payload(&self, i: usize) -> Formula {
+    pub fn payload(&self, i: usize) -> Size {
         self.element(i).plus(self.marker_len)
     }
 
@@ -271,7 +129,8 @@ impl ElementOffsets {
     /// use metalayer_layout::{builtin_layout, element_offsets};
     ///
     /// let layout = builtin_layout("caterva_v0").unwrap();
-    /// assert_eq!(element_offsets(&layout, 4).unwrap().element_text(), "6 + 14*ndim + 5*i");
+    /// let blockshape = element_offsets(&layout, layout.root_record().unwrap(), 4).unwrap();
+    /// assert_eq!(blockshape.element_text(), "6 + 14*ndim + 5*i");
     /// ```
     pub fn element_text(&self) -> String {
         with_index(&self.first, self.stride)
@@ -283,14 +142,15 @@ impl ElementOffsets {
     /// use metalayer_layout::{builtin_layout, element_offsets};
     ///
     /// let layout = builtin_layout("caterva_v0").unwrap();
-    /// assert_eq!(element_offsets(&layout, 4).unwrap().payload_text(), "7 + 14*ndim + 5*i");
+    /// let blockshape = element_offsets(&layout, layout.root_record().unwrap(), 4).unwrap();
+    /// assert_eq!(blockshape.payload_text(), "7 + 14*ndim + 5*i");
     /// ```
     pub fn payload_text(&self) -> String {
         with_index(&self.first.clone().plus(self.marker_len), self.stride)
     }
 }
 
-fn with_index(base: &Formula, stride: usize) -> String {
+fn with_index(base: &Size, stride: usize) -> String {
     match stride {
         0 => base.to_string(),
         1 => format!("{base} + i"),
@@ -298,97 +158,126 @@ fn with_index(base: &Formula, stride: usize) -> String {
     }
 }
 
-/// The name of an array's count entry, or `count` if the layout is inconsistent.
-fn count_name(layout: &Layout, count: usize) -> &str {
-    layout.entries.get(count).map_or("count", |e| e.name.as_str())
+fn check_index(record: &Record, index: usize, end_ok: bool) {
+    let limit = record.entries.len() + usize::from(end_ok);
+    assert!(
+        index < limit,
+        "entry index {index} out of range: the record has {} entries",
+        record.entries.len()
+    );
 }
 
-/// The encoded size of entry `entry_index`, marker and all.
+/// The encoded size of entry `index` of `record`: its key in a map record, marker and all (for
+/// an optional entry, when present).
 ///
 /// # Panics
 ///
-/// If `entry_index` is not an entry's index.
+/// If `index` is not an entry's index.
 ///
 /// ```
 /// use metalayer_layout::{builtin_layout, size_formula};
 ///
 /// let layout = builtin_layout("b2nd_v1").unwrap();
-/// let sizes: Vec<String> = (0..7).map(|i| size_formula(&layout, i).to_string()).collect();
+/// let root = layout.root_record().unwrap();
+/// let sizes: Vec<String> = (0..7).map(|i| size_formula(&layout, root, i).to_string()).collect();
 /// assert_eq!(sizes, ["1", "1", "1 + 9*ndim", "1 + 5*ndim", "1 + 5*ndim", "1", "5 + len(dtype)"]);
 /// ```
-pub fn size_formula(layout: &Layout, entry_index: usize) -> Formula {
-    let entry = &layout.entries[entry_index];
-    let mut f = Formula::default();
-    match &entry.kind {
-        EntryKind::Int { wire, .. } => f.constant = wire.size(),
-        EntryKind::Str { wire } => {
-            f.constant = 1 + wire.width();
-            Formula::add_term(&mut f.per_str, &entry.name, 1);
-        }
-        EntryKind::Array { element, count, .. } => {
-            f.constant = 1;
-            Formula::add_term(&mut f.per_count, count_name(layout, *count), element.size());
-        }
-    }
-    f
+pub fn size_formula(layout: &Layout, record: &Record, index: usize) -> Size {
+    check_index(record, index, false);
+    size::of_entry(layout, record, index, &Place::root())
 }
 
-/// The offset of entry `entry_index`'s first byte: its fixint byte, marker or array header.
-/// `entry_index == layout.entries.len()` gives the end, the encoded length.
+/// The offset of entry `index`'s first byte (its key in a map record, else its fixint byte,
+/// marker or array header), from the record's first byte; `index == record.entries.len()` gives
+/// the end, the record's encoded length. `None` when it is not a linear formula: when a byte
+/// before it depends on a value in another way than through a count or a length (see the
+/// [module documentation](self)), or for the end of a record with optional entries.
 ///
 /// # Panics
 ///
-/// If `entry_index > layout.entries.len()`.
+/// If `index > record.entries.len()`.
 ///
 /// ```
 /// use metalayer_layout::{builtin_layout, offset_formula};
 ///
 /// let layout = builtin_layout("b2nd_v1").unwrap();
-/// let offsets: Vec<String> = (0..=7).map(|i| offset_formula(&layout, i).to_string()).collect();
+/// let root = layout.root_record().unwrap();
+/// let offsets: Vec<String> = (0..=7).map(|i| offset_formula(&layout, root, i).unwrap().to_string()).collect();
 /// assert_eq!(
 ///     offsets,
 ///     ["1", "2", "3", "4 + 9*ndim", "5 + 14*ndim", "6 + 19*ndim", "7 + 19*ndim", "12 + 19*ndim + len(dtype)"]
 /// );
 /// ```
-pub fn offset_formula(layout: &Layout, entry_index: usize) -> Formula {
-    assert!(
-        entry_index <= layout.entries.len(),
-        "entry index {entry_index} out of range: `{}` has {} entries",
-        layout.schema,
-        layout.entries.len()
-    );
-    let mut f = Formula::fixed(1); // the container's fixarray byte
-    for i in 0..entry_index {
-        f.add(&size_formula(layout, i));
-    }
-    f
+pub fn offset_formula(layout: &Layout, record: &Record, index: usize) -> Option<Size> {
+    check_index(record, index, true);
+    let f = if index == record.entries.len() {
+        size::of_record(layout, record, &Place::root())
+    } else {
+        let mut f = size::record_header(record, &Place::root());
+        for i in 0..index {
+            f.add(size::of_entry(layout, record, i, &Place::root()));
+        }
+        f
+    };
+    f.is_linear().then_some(f)
 }
 
-/// The offset of the first byte of entry `entry_index`'s value: the fixint byte itself, the
-/// payload after an integer's marker, the text after a string's length prefix, or element 0 of an
-/// array.
+/// The offset of the first byte of entry `index`'s value: after a map record's key, the fixint
+/// byte itself, the payload after an integer's marker, the text after a string's length prefix,
+/// or element 0 of an array. `None` when the offset is not a linear formula, or the length of
+/// what precedes the value depends on the value.
 ///
 /// # Panics
 ///
-/// If `entry_index` is not an entry's index.
+/// If `index` is not an entry's index.
 ///
 /// ```
 /// use metalayer_layout::{builtin_layout, value_offset_formula};
 ///
 /// let layout = builtin_layout("b2nd_v1").unwrap();
-/// assert_eq!(value_offset_formula(&layout, 1).to_string(), "2"); // ndim: the fixint byte
-/// assert_eq!(value_offset_formula(&layout, 6).to_string(), "12 + 19*ndim"); // dtype's text
+/// let root = layout.root_record().unwrap();
+/// assert_eq!(value_offset_formula(&layout, root, 1).unwrap().to_string(), "2"); // ndim: the fixint byte
+/// assert_eq!(value_offset_formula(&layout, root, 6).unwrap().to_string(), "12 + 19*ndim"); // dtype's text
 /// ```
-pub fn value_offset_formula(layout: &Layout, entry_index: usize) -> Formula {
-    let skip = match &layout.entries[entry_index].kind {
-        EntryKind::Int { wire, .. } => usize::from(wire.marker().is_some()),
-        EntryKind::Str { wire } => 1 + wire.width(),
-        EntryKind::Array { .. } => 1,
-    };
-    offset_formula(layout, entry_index).plus(skip)
+pub fn value_offset_formula(layout: &Layout, record: &Record, index: usize) -> Option<Size> {
+    check_index(record, index, false);
+    let e = &record.entries[index];
+    let key = e.key.as_deref().map_or(0, metalayer_runtime::key_size);
+    let prefix = value_prefix(layout, &e.node, Some(&e.role), Some(record))?;
+    Some(offset_formula(layout, record, index)?.plus(key + prefix))
 }
 
-/// The exact encoded length of the layout: the container byte and every entry.
+/// The bytes of a value before its content, when they do not depend on the value: the marker of
+/// an integer or float (0 for a fixint), a string's or ext's header, an array's header.
+fn value_prefix(layout: &Layout, node: &Node, role: Option<&Role>, record: Option<&Record>) -> Option<usize> {
+    let bytes = |enc: Encoding, family: Family| match (enc, role) {
+        (Encoding::Fixed(w), _) => Some(w.header_size()),
+        (Encoding::Canonical { .. }, Some(Role::Const(Const::Bytes(b)))) => {
+            Some(Wire::smallest_header_size(family, b.len() as u64))
+        }
+        _ => None,
+    };
+    match &node.ty {
+        Type::Nil | Type::Bool => Some(0),
+        Type::Int(t) => int_wire(t, role).map(|w| usize::from(w.width() > 0)),
+        Type::Float(_) => Some(1),
+        Type::Str(t) => bytes(t.encoding, Family::Str),
+        Type::Bin(e) => bytes(*e, Family::Bin),
+        Type::Ext(t) => match t.encoding {
+            Encoding::Fixed(w) => Some(w.header_size()),
+            Encoding::Canonical { .. } => None,
+        },
+        Type::Array(_) | Type::Map(_) => size::header(node, record, &Place::root())?.as_constant(),
+        Type::Record(r) => size::record_header(r, &Place::root()).as_constant(),
+        Type::Ref(i) => layout
+            .types
+            .get(*i)
+            .and_then(|t| size::record_header(&t.record, &Place::root()).as_constant()),
+    }
+}
+
+/// The exact encoded length of the layout's top-level value: the container byte and every entry
+/// for a record.
 ///
 /// ```
 /// use metalayer_layout::{builtin_layout, length_formula};
@@ -399,104 +288,196 @@ pub fn value_offset_formula(layout: &Layout, entry_index: usize) -> Formula {
 ///     .collect();
 /// assert_eq!(lengths, ["6 + 19*ndim", "11 + 19*ndim + len(dtype)", "12 + 19*ndim + len(dtype)"]);
 /// ```
-pub fn length_formula(layout: &Layout) -> Formula {
-    offset_formula(layout, layout.entries.len())
+pub fn length_formula(layout: &Layout) -> Size {
+    match layout.root_record() {
+        Some(r) => size::of_record(layout, r, &Place::root()),
+        None => size::of(layout, &layout.root, &Place::root()),
+    }
 }
 
-/// Where the elements of array entry `entry_index` are, or `None` if it is not an array.
+/// Where the elements of array entry `index` of `record` are, or `None` if it is not an array,
+/// its elements differ in size, or its offset is not a linear formula.
 ///
 /// # Panics
 ///
-/// If `entry_index` is not an entry's index.
+/// If `index` is not an entry's index.
 ///
 /// ```
 /// use metalayer_layout::{builtin_layout, element_offsets};
 ///
 /// let layout = builtin_layout("b2nd_v1").unwrap();
-/// assert_eq!(element_offsets(&layout, 4).unwrap().element_text(), "6 + 14*ndim + 5*i"); // blockshape
-/// assert!(element_offsets(&layout, 1).is_none()); // ndim is no array
+/// let root = layout.root_record().unwrap();
+/// assert_eq!(element_offsets(&layout, root, 4).unwrap().element_text(), "6 + 14*ndim + 5*i"); // blockshape
+/// assert!(element_offsets(&layout, root, 1).is_none()); // ndim is no array
 /// ```
-pub fn element_offsets(layout: &Layout, entry_index: usize) -> Option<ElementOffsets> {
-    let EntryKind::Array { element, .. } = &layout.entries[entry_index].kind else {
+pub fn element_offsets(layout: &Layout, record: &Record, index: usize) -> Option<ElementOffsets> {
+    check_index(record, index, false);
+    let Type::Array(a) = &record.entries[index].node.ty else {
         return None;
     };
+    let stride = size::of(layout, &a.element, &Place::root()).as_constant()?;
     Some(ElementOffsets {
-        first: offset_formula(layout, entry_index).plus(1),
-        stride: element.size(),
-        marker_len: usize::from(element.marker().is_some()),
+        first: value_offset_formula(layout, record, index)?,
+        stride,
+        marker_len: value_prefix(layout, &a.element, None, None)?,
     })
 }
 
+/// The index of the first entry whose offset is not a linear formula, and why: the entry before
+/// it (`None` for the header) and that entry's size.
+fn linear_until(layout: &Layout, record: &Record) -> Option<(usize, Option<usize>, Size)> {
+    let header = size::record_header(record, &Place::root());
+    if !header.is_linear() {
+        return Some((0, None, header));
+    }
+    for (i, _) in record.entries.iter().enumerate() {
+        let s = size::of_entry(layout, record, i, &Place::root());
+        if !s.is_linear() {
+            return Some((i + 1, Some(i), s));
+        }
+    }
+    None
+}
+
+/// The name of the record: the metalayer's for the top-level record, else its type's.
+fn record_title(layout: &Layout, record: &Record) -> String {
+    match layout.types.iter().find(|t| core::ptr::eq(&t.record, record)) {
+        Some(t) if !layout.root_record().is_some_and(|r| core::ptr::eq(r, record)) => {
+            format!("the `{}` record of `{}` ({})", t.name, layout.metalayer, layout.schema)
+        }
+        _ => format!("`{}` ({})", layout.metalayer, layout.schema),
+    }
+}
+
+fn record_wire(record: &Record) -> String {
+    match record.header {
+        Encoding::Fixed(w) => w.name().into(),
+        Encoding::Canonical { .. } => record.form.name().into(),
+    }
+}
+
 /// A table of every entry's offset, size and value offset (see the module docs for what each
-/// points at), with a row per array's elements and the total length, for documentation.
+/// points at), with a row per array's elements and the total length, for documentation. Where
+/// offsets stop being formulas, the table says why; where the sizes use more than counts and
+/// lengths, it explains the notation.
 ///
 /// ```
 /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
-/// let table = metalayer_layout::formulas(&layout);
+/// let table = metalayer_layout::formulas(&layout, layout.root_record().unwrap());
 /// assert!(table.lines().any(|l| l.split_whitespace().eq(["shape[i]", "int64", "4", "+", "9*i", "9", "5", "+", "9*i"])));
 /// assert!(table.lines().last().unwrap().ends_with("12 + 19*ndim + len(dtype)"));
 /// ```
-pub fn formulas(layout: &Layout) -> String {
+pub fn formulas(layout: &Layout, record: &Record) -> String {
+    let dash = || "-".to_string();
+    let text = |s: Option<Size>| s.map_or_else(dash, |s| s.to_string());
+    let header = size::record_header(record, &Place::root());
     let mut rows: Vec<[String; 5]> = vec![
         ["entry", "wire", "offset", "size", "value at"].map(String::from),
         [
             "(container)".into(),
-            "fixarray".into(),
+            record_wire(record),
             "0".into(),
-            "1".into(),
-            "-".into(),
+            header.to_string(),
+            dash(),
         ],
     ];
-    for (i, entry) in layout.entries.iter().enumerate() {
-        let is_array = matches!(entry.kind, EntryKind::Array { .. });
+    for (i, entry) in record.entries.iter().enumerate() {
+        let compound = matches!(
+            entry.node.ty,
+            Type::Array(_) | Type::Map(_) | Type::Record(_) | Type::Ref(_)
+        );
+        let name = if entry.optional {
+            format!("{} (optional)", entry.name)
+        } else {
+            entry.name.clone()
+        };
         rows.push([
-            entry.name.clone(),
-            entry.wire_name().into(),
-            offset_formula(layout, i).to_string(),
-            size_formula(layout, i).to_string(),
-            if is_array {
-                "-".into()
+            name,
+            entry.wire_name(layout),
+            text(offset_formula(layout, record, i)),
+            size_formula(layout, record, i).to_string(),
+            if compound {
+                dash()
             } else {
-                value_offset_formula(layout, i).to_string()
+                text(value_offset_formula(layout, record, i))
             },
         ]);
-        if let (EntryKind::Array { element, .. }, Some(el)) = (&entry.kind, element_offsets(layout, i)) {
+        if let (Type::Array(a), Some(el)) = (&entry.node.ty, element_offsets(layout, record, i)) {
             rows.push([
                 format!("{}[i]", entry.name),
-                element.name().into(),
+                a.element.wire_name(layout),
                 el.element_text(),
                 el.stride.to_string(),
                 el.payload_text(),
             ]);
         }
     }
+    let length = size::of_record(layout, record, &Place::root());
     rows.push([
         "(total)".into(),
         String::new(),
         String::new(),
-        length_formula(layout).to_string(),
+        length.to_string(),
         String::new(),
     ]);
     let mut widths = [0; 5];
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.len());
+            *w = (*w).max(cell.chars().count());
         }
     }
     let mut out = format!(
-        "Offsets and sizes in bytes of `{}` ({}); i is an element index, len(x) the byte length of string x.\n\n",
-        layout.metalayer, layout.schema
+        "Offsets and sizes in bytes of {}; i is an element index, len(x) the byte length of string x.\n\n",
+        record_title(layout, record)
     );
     for row in &rows {
         let mut line = String::new();
         for (cell, w) in row.iter().zip(widths) {
-            line.push_str(&format!("{cell:w$}  "));
+            let pad = w - cell.chars().count();
+            line.push_str(cell);
+            line.push_str(&" ".repeat(pad + 2));
         }
         out.push_str(line.trim_end());
         out.push('\n');
     }
+    let mut notes = Vec::new();
+    match linear_until(layout, record) {
+        Some((_, None, header)) => notes.push(format!(
+            "Offsets depend on the values from the first entry on: the header takes {header} bytes."
+        )),
+        Some((_, Some(i), s)) if i + 1 < record.entries.len() => notes.push(format!(
+            "Offsets after `{}` depend on the values: it takes {s} bytes.",
+            record.entries[i].name
+        )),
+        _ => {}
+    }
+    let optional: Vec<String> = record.entries[record.required.min(record.entries.len())..]
+        .iter()
+        .map(|e| format!("`{}`", e.name))
+        .collect();
+    if !optional.is_empty() {
+        notes.push(format!(
+            "Optional entries ({}) are written only when present; the header counts the entries written.",
+            optional.join(", ")
+        ));
+    }
+    if !length.is_linear() {
+        notes.push(NOTATION.into());
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+        for n in notes {
+            out.push_str(&n);
+            out.push('\n');
+        }
+    }
     out
 }
+
+const NOTATION: &str = "int(x) is the size of the smallest int encoding of x (1, 2, 3, 5 or 9 bytes), hdr(x) \
+the size of the smallest header for x's length or count, Σ(...) a sum over x[i] (or a map's pairs, \
+x[i].key and x[i].value), size(x) the size of record x, and [present(x)] 1 when the optional entry x \
+is present, else 0.";
 
 // ---------------------------------------------------------------------------------------------
 // The diagram.
@@ -557,6 +538,20 @@ impl Cell {
         }
     }
 
+    fn plain(label: impl Into<String>) -> Cell {
+        Cell {
+            head: Head::Plain,
+            label: label.into(),
+            min_width: 0,
+            note: None,
+        }
+    }
+
+    fn noted(mut self, note: impl Into<String>) -> Cell {
+        self.note = Some(note.into());
+        self
+    }
+
     fn width(&self) -> usize {
         let head = match &self.head {
             Head::Byte(Some(o)) => o.to_string().len() + 2,
@@ -565,7 +560,7 @@ impl Cell {
         };
         // A byte cell's label sits flush right (` 9X`); wider cells keep a space after it.
         let margin = if matches!(self.head, Head::Byte(_)) { 1 } else { 2 };
-        self.min_width.max(self.label.len() + margin).max(head)
+        self.min_width.max(self.label.chars().count() + margin).max(head)
     }
 }
 
@@ -578,9 +573,11 @@ fn draw(cells: &[Cell], container: bool, out: &mut String) {
     let mut mid = String::from("|");
     let mut bottom = String::from("|");
     let mut carets = Vec::new();
+    // Columns count characters: labels may hold any text.
+    let mut col = 1;
     for (cell, &w) in cells.iter().zip(&widths) {
         if let Some(note) = &cell.note {
-            carets.push((top.len() + 1, note.as_str()));
+            carets.push((col + 1, note.as_str()));
         }
         let (t, b) = match &cell.head {
             Head::Byte(Some(o)) => (format!("{:-<w$}", format!("-{o}-")), "-".repeat(w)),
@@ -590,9 +587,14 @@ fn draw(cells: &[Cell], container: bool, out: &mut String) {
         };
         top.push_str(&t);
         top.push('|');
-        mid.push_str(&format!("{:<w$}|", format!(" {}", cell.label)));
+        let label = format!(" {}", cell.label);
+        let pad = w.saturating_sub(label.chars().count());
+        mid.push_str(&label);
+        mid.push_str(&" ".repeat(pad));
+        mid.push('|');
         bottom.push_str(&b);
         bottom.push('|');
+        col += w + 1;
     }
     for line in [top, mid, bottom] {
         out.push_str(&line);
@@ -625,94 +627,231 @@ fn draw(cells: &[Cell], container: bool, out: &mut String) {
     }
 }
 
-/// The label of a fixint cell: a name of up to 2 letters, else `v` for a constant (its first
-/// letter), the count's symbol, `XX` for a value.
-fn fixint_label(entry: &Entry) -> String {
-    if entry.name.len() <= 2 {
-        return entry.name.clone();
+/// The wire an integer is written with, when the schema or its values fix it: the fixed wire
+/// type, or for a canonical integer the one smallest wire type every allowed value takes.
+fn int_wire(t: &IntType, role: Option<&Role>) -> Option<Wire> {
+    match (t.encoding, role) {
+        (Encoding::Fixed(w), _) => Some(w),
+        (Encoding::Canonical { .. }, Some(Role::Const(Const::Int(v)))) => Wire::smallest_int(*v),
+        (Encoding::Canonical { .. }, _) => {
+            if t.values.is_empty() {
+                // Wire types follow the value's magnitude on each side of zero.
+                let (a, b) = (Wire::smallest_int(t.min)?, Wire::smallest_int(t.max)?);
+                (a == b && (t.min >= 0 || t.max < 0)).then_some(a)
+            } else {
+                let first = Wire::smallest_int(t.values[0].1)?;
+                t.values
+                    .iter()
+                    .all(|&(_, v)| Wire::smallest_int(v) == Some(first))
+                    .then_some(first)
+            }
+        }
     }
-    match &entry.kind {
-        EntryKind::Int {
-            role: IntRole::Const { .. },
-            ..
-        } => entry.name.chars().next().map_or("v".into(), String::from),
-        EntryKind::Int {
-            role: IntRole::Count { .. },
-            ..
-        } => count_symbol(entry),
-        _ => "XX".into(),
+}
+
+/// The wire a string, bin or ext is written with, when the schema or its constant fixes it.
+fn bytes_wire(enc: Encoding, family: Family, role: Option<&Role>) -> Option<Wire> {
+    match (enc, role) {
+        (Encoding::Fixed(w), _) => Some(w),
+        (Encoding::Canonical { .. }, Some(Role::Const(Const::Bytes(b)))) => Wire::smallest_len(family, b.len() as u64),
+        _ => None,
+    }
+}
+
+/// msgpack's name of an integer wire type in annotations.
+fn int_wire_name(w: Wire) -> &'static str {
+    match w {
+        Wire::PosFixInt => "positive fixint",
+        Wire::NegFixInt => "negative fixint",
+        other => other.name(),
+    }
+}
+
+/// `an int64`, `a uint32`, `an array`.
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// Where a value is drawn: the entry it is the value of (name, doc and role), or an element.
+struct Slot<'a> {
+    /// The cell's name: the entry's name, or `tags[i]` for an element.
+    name: String,
+    entry: Option<&'a Entry>,
+    /// The record the entry belongs to, for counts.
+    record: Option<&'a Record>,
+}
+
+impl<'a> Slot<'a> {
+    fn entry(entry: &'a Entry, record: &'a Record) -> Slot<'a> {
+        Slot {
+            name: entry.name.clone(),
+            entry: Some(entry),
+            record: Some(record),
+        }
+    }
+
+    fn part(name: String) -> Slot<'a> {
+        Slot {
+            name,
+            entry: None,
+            record: None,
+        }
+    }
+
+    fn role(&self) -> Option<&'a Role> {
+        self.entry.map(|e| &e.role)
+    }
+
+    fn constant(&self) -> Option<&'a Const> {
+        match self.role() {
+            Some(Role::Const(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn count_entry(&self, count: &Count) -> Option<&'a Entry> {
+        match count {
+            Count::Entry(c) => self.record.and_then(|r| r.entries.get(*c)),
+            _ => None,
+        }
+    }
+
+    /// ` for the number of dimensions`, from the doc; for a count without doc, the arrays it
+    /// counts.
+    fn purpose(&self) -> String {
+        let Some(entry) = self.entry else {
+            return String::new();
+        };
+        if let Some(doc) = entry.doc.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+            let lower = doc.to_lowercase();
+            let has_article = ["the ", "a ", "an "].iter().any(|a| lower.starts_with(a));
+            let starts_upper = doc.chars().next().is_some_and(char::is_uppercase);
+            return if has_article || starts_upper {
+                format!(" for {doc}")
+            } else {
+                format!(" for the {doc}")
+            };
+        }
+        if let (Role::Count { of }, Some(record)) = (&entry.role, self.record) {
+            let names: Vec<&str> = of
+                .iter()
+                .filter_map(|&a| record.entries.get(a))
+                .map(|e| e.name.as_str())
+                .collect();
+            if !names.is_empty() {
+                return format!(" for the length of {}", names.join(", "));
+            }
+        }
+        String::new()
+    }
+
+    /// `name`, `name, optional`: what an annotation's parentheses start with.
+    fn tag(&self) -> String {
+        match self.entry {
+            Some(e) if e.optional => format!("{}, optional", self.name),
+            _ => self.name.clone(),
+        }
     }
 }
 
 /// How a count is written in `X=nd`: a fixint count's first two letters (`nd` for `ndim`, as the
 /// seeds write it), another count's name.
 fn count_symbol(entry: &Entry) -> String {
-    match entry.kind {
-        EntryKind::Int {
-            wire: IntWire::FixInt, ..
-        } => entry.name.chars().take(2).collect(),
+    match &entry.node.ty {
+        Type::Int(t) if int_wire(t, None) == Some(Wire::PosFixInt) => entry.name.chars().take(2).collect(),
         _ => entry.name.clone(),
     }
 }
 
-/// `for the number of dimensions`, from the doc; for a count without doc, the arrays it counts.
-fn purpose(layout: &Layout, entry: &Entry) -> String {
-    if let Some(doc) = entry.doc.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
-        let lower = doc.to_lowercase();
-        let has_article = ["the ", "a ", "an "].iter().any(|a| lower.starts_with(a));
-        let starts_upper = doc.chars().next().is_some_and(char::is_uppercase);
-        return if has_article || starts_upper {
-            format!(" for {doc}")
-        } else {
-            format!(" for the {doc}")
-        };
+/// The label of a one-byte cell: a name of up to 2 letters, else `v` for a constant (its first
+/// letter), the count's symbol, `XX` for a value.
+fn byte_label(slot: &Slot<'_>) -> String {
+    if slot.name.chars().count() <= 2 {
+        return slot.name.clone();
     }
-    if let EntryKind::Int {
-        role: IntRole::Count { arrays, .. },
-        ..
-    } = &entry.kind
-    {
-        let names: Vec<&str> = arrays
-            .iter()
-            .filter_map(|&a| layout.entries.get(a))
-            .map(|e| e.name.as_str())
-            .collect();
-        if !names.is_empty() {
-            return format!(" for the length of {}", names.join(", "));
-        }
+    match (slot.entry, slot.role()) {
+        (Some(e), Some(Role::Const(_))) => e.name.chars().next().map_or("v".into(), String::from),
+        (Some(e), Some(Role::Count { .. })) => count_symbol(e),
+        _ => "XX".into(),
     }
-    String::new()
 }
 
-/// The annotation of an integer entry: `positive fixint for the number of dimensions (ndim, 0..=16)`.
-fn int_note(layout: &Layout, entry: &Entry, wire: IntWire, role: &IntRole) -> String {
-    let wire_name = if wire == IntWire::FixInt {
-        "positive fixint"
+/// `0..=16`, `always 0`, `0..=9: fast = 1, best = 9`, `any int64 or uint64`.
+fn int_range(t: &IntType, role: Option<&Role>) -> String {
+    if let Some(Role::Const(Const::Int(v))) = role {
+        return format!("always {v}");
+    }
+    let range = if t.encoding.wire().is_none() && t.min == i128::from(i64::MIN) && t.max == i128::from(u64::MAX) {
+        "any int64 or uint64".to_string()
     } else {
-        wire.name()
+        format!("{}..={}", t.min, t.max)
     };
-    let range = match role {
-        IntRole::Const { value } => format!("always {value}"),
-        IntRole::Value { min, max } => format!("{min}..={max}"),
-        IntRole::Count { min, max, .. } => format!("{min}..={max}"),
-    };
-    format!("{wire_name}{} ({}, {range})", purpose(layout, entry), entry.name)
+    if t.values.is_empty() {
+        return range;
+    }
+    let mut values = t.values.clone();
+    values.sort_by_key(|&(_, v)| v);
+    let named: Vec<String> = values.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+    format!("{range}: {}", named.join(", "))
 }
 
-/// The annotation of an array's header: `fixarray with X=nd elements`, and where the header leaves
-/// the fixarray range, the bytes it becomes.
-fn header_note(layout: &Layout, count: usize) -> String {
-    let Some(count_entry) = layout.entries.get(count) else {
-        return "fixarray with X=count elements".into();
+fn const_text(c: &Const) -> String {
+    match c {
+        Const::Nil => "nil".into(),
+        Const::Bool(b) => b.to_string(),
+        Const::Int(v) => v.to_string(),
+        Const::Float(f) => format!("{f:?}"),
+        Const::Bytes(b) => match core::str::from_utf8(b) {
+            Ok(s) => format!("{s:?}"),
+            Err(_) => format!("{b:02x?}"),
+        },
+    }
+}
+
+/// The annotation of a value: `int64 for the shape (shape, always 0)`.
+fn note(slot: &Slot<'_>, what: &str, detail: Option<String>) -> String {
+    let mut inside = slot.tag();
+    match (slot.constant(), detail) {
+        (Some(c), _) => inside.push_str(&format!(", always {}", const_text(c))),
+        (None, Some(d)) => inside.push_str(&format!(", {d}")),
+        (None, None) => {}
+    }
+    format!("{what}{} ({inside})", slot.purpose())
+}
+
+/// The annotation of an array's or map's header: `fixarray with X=nd elements`, and where the
+/// header leaves the fixarray range, the bytes it becomes.
+fn header_note(slot: &Slot<'_>, family: Family, header: Encoding, count: &Count) -> String {
+    let unit = if family == Family::Map { "pairs" } else { "elements" };
+    let count_entry = slot.count_entry(count);
+    let symbol = match (count, count_entry) {
+        (Count::Fixed(n), _) => n.to_string(),
+        (Count::Entry(_), Some(e)) => count_symbol(e),
+        (Count::Entry(_), None) => "count".into(),
+        (Count::Header, _) => "X".into(),
     };
-    let symbol = count_symbol(count_entry);
-    let mut note = format!("fixarray with X={symbol} elements");
-    if let EntryKind::Int {
-        role: IntRole::Count { max, .. },
-        ..
-    } = count_entry.kind
-        && max >= 16
+    let mut note = match (header, count) {
+        (Encoding::Fixed(w), Count::Fixed(_)) => format!("{} with {symbol} {unit}", w.name()),
+        (Encoding::Fixed(w), _) if w.marker().is_none() => format!("{} with X={symbol} {unit}", w.name()),
+        (Encoding::Fixed(w), _) => format!("{} with {symbol} {unit}", w.name()),
+        (Encoding::Canonical { .. }, _) => {
+            let names: Vec<&str> = family.wires().iter().map(|w| w.name()).collect();
+            format!(
+                "{} header with {symbol} {unit}: the smallest of {}",
+                family.name(),
+                names.join(", ")
+            )
+        }
+    };
+    if let (Encoding::Fixed(Wire::FixArray), Some(e)) = (header, count_entry)
+        && let Type::Int(t) = &e.node.ty
+        && t.max >= 16
     {
+        let max = t.max;
         let last = 0x90 + max;
         if max == 16 {
             note.push_str(&format!("; {symbol} = 16 gives header 0xa0, not a fixarray"));
@@ -725,165 +864,529 @@ fn header_note(layout: &Layout, count: usize) -> String {
     note
 }
 
-/// The cells of an entry drawn byte by byte (top row before the variable parts, final section).
-fn entry_cells(layout: &Layout, entry: &Entry, offset: Option<usize>, detailed: bool, cells: &mut Vec<Cell>) {
-    match &entry.kind {
-        EntryKind::Int { wire, role } => {
-            let note = int_note(layout, entry, *wire, role);
-            match wire.marker() {
-                None => cells.push(Cell::byte(fixint_label(entry), offset, note)),
-                Some(marker) => {
-                    cells.push(Cell::byte(format!("{marker:02x}"), offset, note));
-                    cells.push(Cell::sized(&entry.name, wire.width()));
+/// The name of a record type, or `record`.
+fn type_name(layout: &Layout, ty: usize) -> String {
+    layout.types.get(ty).map_or_else(|| "record".into(), |t| t.name.clone())
+}
+
+/// `a positive fixint`, `an int64`, `a str`, `an `operand` record`.
+fn describe(layout: &Layout, node: &Node) -> String {
+    let what = match &node.ty {
+        Type::Int(t) => int_wire(t, None).map_or_else(|| "int".into(), |w| int_wire_name(w).into()),
+        Type::Ref(i) => return format!("a `{}` record", type_name(layout, *i)),
+        Type::Record(_) => "record".into(),
+        _ => node.wire_name(layout),
+    };
+    format!("{} {what}", article(&what))
+}
+
+/// The cells of a value (top row or final section, an element, a key).
+fn value_cells(
+    layout: &Layout,
+    node: &Node,
+    slot: &Slot<'_>,
+    offset: Option<usize>,
+    detailed: bool,
+    cells: &mut Vec<Cell>,
+) {
+    let name = &slot.name;
+    match &node.ty {
+        Type::Nil => cells.push(Cell::byte("c0", offset, note(slot, "nil", None))),
+        Type::Bool => {
+            let label = match slot.constant() {
+                Some(Const::Bool(true)) => "c3".to_string(),
+                Some(Const::Bool(false)) => "c2".to_string(),
+                _ => byte_label(slot),
+            };
+            let what = if slot.constant().is_some() {
+                "bool"
+            } else {
+                "bool: c2 false, c3 true"
+            };
+            cells.push(Cell::byte(label, offset, note(slot, what, None)));
+        }
+        Type::Int(t) => {
+            let range = int_range(t, slot.role());
+            match int_wire(t, slot.role()) {
+                Some(w) => {
+                    let what = match t.encoding {
+                        Encoding::Fixed(_) => int_wire_name(w).to_string(),
+                        Encoding::Canonical { .. } => format!("{} (int, the smallest encoding)", int_wire_name(w)),
+                    };
+                    // The note states the range itself (a constant's value too).
+                    let n = format!("{what}{} ({}, {})", slot.purpose(), slot.tag(), range);
+                    match w.marker() {
+                        None => {
+                            let label = match slot.constant() {
+                                Some(Const::Int(v)) if slot.name.chars().count() > 2 && w == Wire::NegFixInt => {
+                                    format!("{:02x}", *v as u8)
+                                }
+                                _ => byte_label(slot),
+                            };
+                            cells.push(Cell::byte(label, offset, n));
+                        }
+                        Some(marker) => {
+                            cells.push(Cell::byte(format!("{marker:02x}"), offset, n));
+                            cells.push(Cell::sized(name, w.width()));
+                        }
+                    }
+                }
+                None => {
+                    let n = format!(
+                        "int, the smallest encoding: 1, 2, 3, 5 or 9 bytes{} ({}, {})",
+                        slot.purpose(),
+                        slot.tag(),
+                        range
+                    );
+                    cells.push(Cell::span(name).noted(n));
                 }
             }
         }
-        EntryKind::Str { wire } => {
-            cells.push(Cell::byte(format!("{:02x}", wire.marker()), offset, wire.name()));
-            if detailed {
-                str_cells(entry, *wire, cells);
-            } else {
-                cells.push(Cell::span(&entry.name));
+        Type::Float(w) => {
+            cells.push(Cell::byte(
+                format!("{:02x}", w.marker().unwrap_or(0)),
+                offset,
+                note(slot, w.name(), None),
+            ));
+            cells.push(Cell::sized(name, w.width()));
+        }
+        Type::Str(t) => bytes_cells(slot, t.encoding, Family::Str, offset, detailed, cells),
+        Type::Bin(e) => bytes_cells(slot, *e, Family::Bin, offset, detailed, cells),
+        Type::Ext(t) => {
+            let ty = t
+                .ext_type
+                .map_or_else(|| "tt".to_string(), |b| format!("{:02x}", b as u8));
+            let type_note = t
+                .ext_type
+                .map_or_else(|| "the ext type byte".to_string(), |b| format!("ext type {b}"));
+            match t.encoding {
+                Encoding::Fixed(w) => {
+                    let marker = w.marker().unwrap_or(0);
+                    cells.push(Cell::byte(format!("{marker:02x}"), offset, note(slot, w.name(), None)));
+                    match w.fixext_len() {
+                        Some(n) => {
+                            cells.push(Cell::byte(ty, None, type_note));
+                            cells.push(Cell::sized(name, n));
+                        }
+                        None if detailed => {
+                            cells.push(Cell::sized(format!("{name}_len"), w.width()));
+                            cells.push(Cell::byte(ty, None, type_note));
+                            cells.push(Cell::plain(format!("{name}_data")));
+                        }
+                        None => cells.push(Cell::span(name)),
+                    }
+                }
+                Encoding::Canonical { .. } => {
+                    let what = "ext with the smallest header: fixext1..fixext16 (marker, type) or ext8, ext16, ext32 (marker, length, type)";
+                    if detailed {
+                        cells.push(Cell::span(format!("{name}_header")).noted(note(slot, what, None)));
+                        cells.push(Cell::plain(format!("{name}_data")));
+                    } else {
+                        cells.push(Cell::span(name).noted(note(slot, what, None)));
+                    }
+                }
             }
         }
-        EntryKind::Array { count, .. } => {
-            cells.push(Cell::byte("9X", offset, header_note(layout, *count)));
-            cells.push(Cell::span(&entry.name));
+        Type::Array(a) => {
+            header_cells(slot, Family::Array, a.header, &a.count, offset, cells);
+            cells.push(Cell::span(name));
+        }
+        Type::Map(m) => {
+            header_cells(slot, Family::Map, m.header, &m.count, offset, cells);
+            cells.push(Cell::span(name));
+        }
+        Type::Record(r) => {
+            let what = format!("{} record of {} entries", record_wire(r), r.entries.len());
+            cells.push(Cell::span(name).noted(note(slot, &what, None)));
+        }
+        Type::Ref(i) => {
+            let what = format!("`{}` record, drawn in its own section", type_name(layout, *i));
+            cells.push(Cell::span(name).noted(note(slot, &what, None)));
         }
     }
 }
 
-/// A string's length and text cells: `| dtype_len  | dtype_string |`.
-fn str_cells(entry: &Entry, wire: StrWire, cells: &mut Vec<Cell>) {
-    cells.push(Cell::sized(format!("{}_len", entry.name), wire.width()));
-    cells.push(Cell {
-        head: Head::Plain,
-        label: format!("{}_string", entry.name),
-        min_width: 0,
-        note: None,
-    });
+/// An array's or map's header cells.
+fn header_cells(
+    slot: &Slot<'_>,
+    family: Family,
+    header: Encoding,
+    count: &Count,
+    offset: Option<usize>,
+    cells: &mut Vec<Cell>,
+) {
+    let note = header_note(slot, family, header, count);
+    let base = if family == Family::Map { 0x80 } else { 0x90 };
+    let fix_label = |count: &Count| match count {
+        Count::Fixed(n) if *n <= 15 => format!("{:02x}", base + n),
+        _ => format!("{:X}X", base >> 4),
+    };
+    match header {
+        Encoding::Fixed(w) => match w.marker() {
+            None => cells.push(Cell::byte(fix_label(count), offset, note)),
+            Some(m) => {
+                cells.push(Cell::byte(format!("{m:02x}"), offset, note));
+                cells.push(Cell::sized("count", w.width()));
+            }
+        },
+        Encoding::Canonical { .. } => {
+            // One byte whenever the count stays within the fix range.
+            let max = match (count, slot.count_entry(count).map(|e| &e.node.ty)) {
+                (Count::Fixed(n), _) => Some(*n as i128),
+                (Count::Entry(_), Some(Type::Int(t))) => Some(t.max),
+                _ => None,
+            };
+            if max.is_some_and(|m| m <= 15) {
+                cells.push(Cell::byte(fix_label(count), offset, note));
+            } else {
+                cells.push(Cell::span("header").noted(note));
+            }
+        }
+    }
+}
+
+/// A string's or bin's cells: marker (and length), text.
+fn bytes_cells(
+    slot: &Slot<'_>,
+    enc: Encoding,
+    family: Family,
+    offset: Option<usize>,
+    detailed: bool,
+    cells: &mut Vec<Cell>,
+) {
+    let name = &slot.name;
+    let body = if family == Family::Str { "string" } else { "bytes" };
+    let text_cell = || match slot.constant() {
+        Some(c) => Cell::plain(const_text(c)),
+        None => Cell::plain(format!("{name}_{body}")),
+    };
+    match bytes_wire(enc, family, slot.role()) {
+        Some(w) => {
+            let what = match enc {
+                Encoding::Fixed(_) => w.name().to_string(),
+                Encoding::Canonical { .. } => format!("{} ({}, the smallest header)", w.name(), family.name()),
+            };
+            // A string field's note is its wire type alone, as the seeds write it.
+            let n = if slot.constant().is_some() || slot.entry.is_some_and(|e| e.optional) {
+                note(slot, &what, None)
+            } else {
+                what
+            };
+            match w.marker() {
+                Some(marker) => {
+                    cells.push(Cell::byte(format!("{marker:02x}"), offset, n));
+                    if detailed {
+                        cells.push(Cell::sized(format!("{name}_len"), w.width()));
+                        cells.push(text_cell());
+                    } else {
+                        cells.push(Cell::span(name));
+                    }
+                }
+                None => {
+                    // fixstr: the length is in the marker.
+                    let label = match slot.constant() {
+                        Some(Const::Bytes(b)) => format!("{:02x}", 0xa0 + b.len().min(31)),
+                        _ => "aX".into(),
+                    };
+                    let n = if slot.constant().is_some() {
+                        n
+                    } else {
+                        format!("{n} with X=len({name})")
+                    };
+                    cells.push(Cell::byte(label, offset, n));
+                    cells.push(if detailed { text_cell() } else { Cell::span(name) });
+                }
+            }
+        }
+        None => {
+            let names: Vec<&str> = family.wires().iter().map(|w| w.name()).collect();
+            let what = format!(
+                "{} with the smallest header for its length: {}",
+                family.name(),
+                names.join(", ")
+            );
+            if detailed {
+                cells.push(Cell::span(format!("{name}_header")).noted(note(slot, &what, None)));
+                cells.push(text_cell());
+            } else {
+                cells.push(Cell::span(name).noted(note(slot, &what, None)));
+            }
+        }
+    }
 }
 
 /// The word after `first_` in element labels: `dim` for a count named `ndim`, else `elem`.
-fn element_word(layout: &Layout, count: usize) -> String {
-    let name = count_name(layout, count);
-    match name.strip_prefix('n') {
+fn element_word(count_entry: Option<&Entry>) -> String {
+    match count_entry.and_then(|e| e.name.strip_prefix('n')) {
         Some(rest) if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_lowercase()) => rest.to_string(),
         _ => "elem".into(),
     }
 }
 
-fn array_block(layout: &Layout, entry: &Entry, element: IntWire, count: usize, out: &mut String) {
-    let word = element_word(layout, count);
-    let symbol = layout.entries.get(count).map_or("count".into(), count_symbol);
-    let doc = entry.doc.as_deref().map_or(String::new(), |d| format!(", {d}"));
-    let (what, size) = match element {
-        IntWire::FixInt => ("a positive fixint".to_string(), "1 byte".to_string()),
-        other => {
-            let article = if other.name().starts_with('i') { "an" } else { "a" };
-            (format!("{article} {}", other.name()), format!("{} bytes", other.size()))
-        }
-    };
-    out.push_str(&format!(
-        "The `{}` section{doc}: {symbol} elements, each {what} of {size}:\n\n",
-        entry.name
-    ));
-    // All element cells as wide as the widest label, as in the seeds.
-    let width = ["first", "second", "nth"]
-        .iter()
-        .map(|o| o.len() + word.len() + 3)
-        .max()
-        .unwrap_or(0);
-    let mut cells = Vec::new();
-    for (i, ordinal) in ["first", "second", "", "nth"].into_iter().enumerate() {
-        if i == 2 {
-            cells.push(Cell {
-                head: Head::Span,
-                label: "...".into(),
-                min_width: 5,
-                note: None,
-            });
-            continue;
-        }
-        let label = format!("{ordinal}_{word}");
-        match element.marker() {
-            Some(marker) => {
-                cells.push(Cell::byte(format!("{marker:02x}"), None, element.name()));
-                let mut cell = Cell::sized(label, element.width());
-                cell.min_width = cell.min_width.max(width);
-                cells.push(cell);
-            }
-            None => {
-                let mut cell = Cell::sized(label, 1);
-                cell.min_width = cell.min_width.max(width);
-                cell.note = Some("positive fixint".into());
-                cells.push(cell);
-            }
-        }
+/// The one wire type a scalar element is always written with, and whether it is a one-byte value
+/// (a fixint, a bool, nil) rather than a marker and a payload.
+fn scalar_element(node: &Node) -> Option<(Wire, String)> {
+    match &node.ty {
+        Type::Int(t) => int_wire(t, None).map(|w| (w, int_wire_name(w).to_string())),
+        Type::Float(w) => Some((*w, w.name().to_string())),
+        Type::Bool => Some((Wire::Bool, "bool".into())),
+        Type::Nil => Some((Wire::Nil, "nil".into())),
+        _ => None,
     }
-    draw(&cells, false, out);
 }
 
-/// Renders the layout as a byte-layout diagram in the style of the caterva and b2nd format
-/// documents: the top row with its annotations, a block per array's elements, a block per string,
-/// and the entries after the last array as a final section. See the module documentation for the
-/// rules and for where the result deliberately differs from those documents.
-///
-/// ```
-/// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
-/// let diagram = metalayer_layout::diagram(&layout);
-/// assert!(diagram.contains(
-///     "| 9X| v | nd| 9X| shape          | 9X| chunkshape     | 9X| blockshape     |\n"
-/// ));
-/// assert!(diagram.contains("| d3| first_dim  | d3| second_dim | ... | d3| nth_dim    |\n"));
-/// assert!(diagram.contains("| XX| db| dtype_len  | dtype_string |\n"));
-/// assert!(diagram.contains("+---[msgpack] fixarray with X=7 elements\n"));
-/// ```
-pub fn diagram(layout: &Layout) -> String {
-    let entries = &layout.entries;
-    let is_array = |e: &Entry| matches!(e.kind, EntryKind::Array { .. });
-    let is_str = |e: &Entry| matches!(e.kind, EntryKind::Str { .. });
-    // The final section: everything after the last array if that holds a string; without arrays,
-    // everything from the first string on.
-    let tail_start = match entries.iter().rposition(is_array) {
-        Some(last) if entries[last + 1..].iter().any(is_str) => last + 1,
+fn indent(text: &str, by: usize) -> String {
+    let pad = " ".repeat(by);
+    text.lines()
+        .map(|l| {
+            if l.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("{pad}{l}\n")
+            }
+        })
+        .collect()
+}
+
+/// The block of an array's or map's elements, and the blocks of their own parts, indented.
+fn sequence_block(layout: &Layout, node: &Node, slot: &Slot<'_>, depth: usize, out: &mut String) {
+    let doc = slot
+        .entry
+        .and_then(|e| e.doc.as_deref())
+        .map_or(String::new(), |d| format!(", {d}"));
+    let count = match &node.ty {
+        Type::Array(a) => &a.count,
+        Type::Map(m) => &m.count,
+        _ => return,
+    };
+    let count_entry = slot.count_entry(count);
+    let symbol = match (count, count_entry) {
+        (Count::Fixed(n), _) => n.to_string(),
+        (Count::Entry(_), Some(e)) => count_symbol(e),
+        (Count::Entry(_), None) => "count".into(),
+        (Count::Header, _) => "X".into(),
+    };
+    let mut block = String::new();
+    let mut nested = Vec::new();
+    match &node.ty {
+        Type::Array(a) => {
+            if let Some((wire, wire_name)) = scalar_element(&a.element) {
+                // The seeds' element block: first, second, ..., nth.
+                let word = element_word(count_entry);
+                let size = wire.header_size();
+                let bytes = if size == 1 {
+                    "1 byte".to_string()
+                } else {
+                    format!("{size} bytes")
+                };
+                block.push_str(&format!(
+                    "The `{}` section{doc}: {symbol} elements, each {} {wire_name} of {bytes}:\n\n",
+                    slot.name,
+                    article(&wire_name)
+                ));
+                // All element cells as wide as the widest label, as in the seeds.
+                let width = ["first", "second", "nth"]
+                    .iter()
+                    .map(|o| o.len() + word.len() + 3)
+                    .max()
+                    .unwrap_or(0);
+                let mut cells = Vec::new();
+                for (i, ordinal) in ["first", "second", "", "nth"].into_iter().enumerate() {
+                    if i == 2 {
+                        cells.push(Cell {
+                            head: Head::Span,
+                            label: "...".into(),
+                            min_width: 5,
+                            note: None,
+                        });
+                        continue;
+                    }
+                    let label = format!("{ordinal}_{word}");
+                    let marker = match wire {
+                        Wire::Bool | Wire::Nil => None,
+                        w => w.marker(),
+                    };
+                    match marker {
+                        Some(marker) => {
+                            cells.push(Cell::byte(format!("{marker:02x}"), None, wire.name()));
+                            let mut cell = Cell::sized(label, wire.width());
+                            cell.min_width = cell.min_width.max(width);
+                            cells.push(cell);
+                        }
+                        None => {
+                            let mut cell = Cell::sized(label, 1);
+                            cell.min_width = cell.min_width.max(width);
+                            cell.note = Some(wire_name.clone());
+                            cells.push(cell);
+                        }
+                    }
+                }
+                draw(&cells, false, &mut block);
+            } else {
+                block.push_str(&format!(
+                    "The `{}` section{doc}: {symbol} elements, each {}",
+                    slot.name,
+                    describe(layout, &a.element)
+                ));
+                let element = Slot::part(format!("{}[i]", slot.name));
+                if let Type::Ref(_) = a.element.ty {
+                    block.push_str(".\n");
+                } else {
+                    block.push_str(":\n\n");
+                    let mut cells = Vec::new();
+                    value_cells(layout, &a.element, &element, None, true, &mut cells);
+                    draw(&cells, false, &mut block);
+                }
+                nested.push((&*a.element, element));
+            }
+        }
+        Type::Map(m) => {
+            block.push_str(&format!(
+                "The `{}` section{doc}: {symbol} pairs, each a key, {}, and a value, {}:\n\n",
+                slot.name,
+                describe(layout, &m.key),
+                describe(layout, &m.value)
+            ));
+            let key = Slot::part(format!("{}[i].key", slot.name));
+            let value = Slot::part(format!("{}[i].value", slot.name));
+            let mut cells = Vec::new();
+            value_cells(layout, &m.key, &key, None, true, &mut cells);
+            value_cells(layout, &m.value, &value, None, true, &mut cells);
+            draw(&cells, false, &mut block);
+            nested.push((&*m.key, key));
+            nested.push((&*m.value, value));
+        }
+        _ => {}
+    }
+    for (node, part) in nested {
+        if matches!(node.ty, Type::Array(_) | Type::Map(_)) {
+            block.push('\n');
+            sequence_block(layout, node, &part, 1, &mut block);
+        }
+    }
+    out.push_str(&indent(&block, 4 * depth));
+}
+
+/// Whether a value gets a block of its own parts, or is drawn in its own section.
+fn is_compound(node: &Node) -> bool {
+    matches!(node.ty, Type::Array(_) | Type::Map(_) | Type::Record(_) | Type::Ref(_))
+}
+
+/// Whether a value has a text of variable length, drawn in its own block or the final section.
+fn is_stringy(node: &Node) -> bool {
+    matches!(node.ty, Type::Str(_) | Type::Bin(_))
+        || matches!(&node.ty, Type::Ext(t) if !matches!(t.encoding, Encoding::Fixed(w) if w.fixext_len().is_some()))
+}
+
+/// The record's header cell, with its note.
+fn record_header_cells(record: &Record, cells: &mut Vec<Cell>) {
+    let unit = if record.form == Family::Map {
+        "entries"
+    } else {
+        "elements"
+    };
+    let total = record.entries.len();
+    let required = record.required.min(total);
+    let x = if required == total {
+        total.to_string()
+    } else {
+        format!("{required}..={total}")
+    };
+    let base = if record.form == Family::Map { 0x80 } else { 0x90 };
+    let fix = |w: &str, extra: &str| format!("{w} with X={x} {unit}{extra}");
+    match record.header {
+        Encoding::Fixed(w) => match w.marker() {
+            None => cells.push(Cell::byte(format!("{:X}X", base >> 4), Some(0), fix(w.name(), ""))),
+            Some(m) => {
+                cells.push(Cell::byte(
+                    format!("{m:02x}"),
+                    Some(0),
+                    format!("{} with {x} {unit}", w.name()),
+                ));
+                cells.push(Cell::sized("count", w.width()));
+            }
+        },
+        Encoding::Canonical { .. } => {
+            let small = if record.form == Family::Map {
+                "fixmap"
+            } else {
+                "fixarray"
+            };
+            if total <= 15 {
+                cells.push(Cell::byte(
+                    format!("{:X}X", base >> 4),
+                    Some(0),
+                    fix(small, &format!(" ({}, the smallest header)", record.form.name())),
+                ));
+            } else {
+                cells.push(Cell::span("header").noted(format!(
+                    "{} header with {x} {unit}, the smallest for the count",
+                    record.form.name()
+                )));
+            }
+        }
+    }
+}
+
+/// A map record's key cell: `a5 "scale"`.
+fn key_cell(key: &str) -> Cell {
+    let marker = match Wire::smallest_len(Family::Str, key.len() as u64) {
+        Some(Wire::FixStr) | None => 0xa0 + key.len().min(31),
+        Some(w) => usize::from(w.marker().unwrap_or(0)),
+    };
+    Cell::sized(format!("{marker:02x} {key:?}"), metalayer_runtime::key_size(key))
+}
+
+/// The cells of entry `i`: its key in a map record, then its value.
+fn entry_cells(layout: &Layout, record: &Record, i: usize, detailed: bool, cells: &mut Vec<Cell>) {
+    let e = &record.entries[i];
+    let mut offset = offset_formula(layout, record, i).and_then(|f| f.as_constant());
+    if let Some(k) = &e.key {
+        cells.push(key_cell(k));
+        offset = offset.map(|o| o + metalayer_runtime::key_size(k));
+    }
+    value_cells(layout, &e.node, &Slot::entry(e, record), offset, detailed, cells);
+}
+
+/// A record's rows and blocks: the top row, the blocks of its arrays, maps and strings, and the
+/// final section.
+fn record_body(layout: &Layout, record: &Record, out: &mut String) {
+    let entries = &record.entries;
+    // The final section: everything after the last compound entry if that holds a string;
+    // without compound entries, everything from the first string on.
+    let tail_start = match entries.iter().rposition(|e| is_compound(&e.node)) {
+        Some(last) if entries[last + 1..].iter().any(|e| is_stringy(&e.node)) => last + 1,
         Some(_) => entries.len(),
-        None => entries.iter().position(is_str).unwrap_or(entries.len()),
+        None => entries
+            .iter()
+            .position(|e| is_stringy(&e.node))
+            .unwrap_or(entries.len()),
     };
 
-    let mut out = format!(
-        "The `{}` metalayer (schema {}): {}\nSource: {}\n\n",
-        layout.metalayer, layout.schema, layout.description, layout.source
-    );
-
-    // The top row.
-    let mut cells = vec![Cell::byte(
-        "9X",
-        Some(0),
-        format!("fixarray with X={} elements", entries.len()),
-    )];
-    for (i, entry) in entries[..tail_start].iter().enumerate() {
-        let offset = offset_formula(layout, i).as_constant();
-        entry_cells(layout, entry, offset, false, &mut cells);
+    let mut cells = Vec::new();
+    record_header_cells(record, &mut cells);
+    for i in 0..tail_start {
+        entry_cells(layout, record, i, false, &mut cells);
     }
-    draw(&cells, true, &mut out);
+    draw(&cells, true, out);
 
-    // A block per array and per string of the top row.
-    for entry in &entries[..tail_start] {
-        match &entry.kind {
-            EntryKind::Array { element, count, .. } => {
-                out.push('\n');
-                array_block(layout, entry, *element, *count, &mut out);
-            }
-            EntryKind::Str { wire } => {
-                out.push('\n');
-                let doc = entry.doc.as_deref().map_or(String::new(), |d| format!(", {d}"));
-                out.push_str(&format!("The `{}` section{doc}: a {}:\n\n", entry.name, wire.name()));
-                let mut cells = vec![Cell::byte(format!("{:02x}", wire.marker()), None, wire.name())];
-                str_cells(entry, *wire, &mut cells);
-                draw(&cells, false, &mut out);
-            }
-            EntryKind::Int { .. } => {}
+    // A block per array, map and string of the top row.
+    for e in &entries[..tail_start] {
+        let slot = Slot::entry(e, record);
+        if matches!(e.node.ty, Type::Array(_) | Type::Map(_)) {
+            out.push('\n');
+            sequence_block(layout, &e.node, &slot, 0, out);
+        } else if is_stringy(&e.node) {
+            out.push('\n');
+            let doc = e.doc.as_deref().map_or(String::new(), |d| format!(", {d}"));
+            out.push_str(&format!(
+                "The `{}` section{doc}: {}:\n\n",
+                e.name,
+                describe(layout, &e.node)
+            ));
+            let mut cells = Vec::new();
+            value_cells(layout, &e.node, &slot, None, true, &mut cells);
+            draw(&cells, false, out);
         }
     }
 
@@ -898,19 +1401,126 @@ pub fn diagram(layout: &Layout) -> String {
         };
         let noun = if tail.len() == 1 { "entry" } else { "entries" };
         out.push_str(&format!("Finally, the {names} {noun}:\n"));
-        for entry in tail {
-            let doc = entry.doc.as_deref().map_or(String::new(), |d| format!(": {d}"));
-            out.push_str(&format!("- {} ({}){doc}\n", entry.name, entry.wire_name()));
+        for e in tail {
+            let doc = e.doc.as_deref().map_or(String::new(), |d| format!(": {d}"));
+            let optional = if e.optional { ", optional" } else { "" };
+            out.push_str(&format!("- {} ({}{optional}){doc}\n", e.name, e.wire_name(layout)));
         }
         out.push('\n');
         let mut cells = Vec::new();
-        for (i, entry) in tail.iter().enumerate() {
-            let offset = offset_formula(layout, tail_start + i).as_constant();
-            entry_cells(layout, entry, offset, true, &mut cells);
+        for i in tail_start..entries.len() {
+            entry_cells(layout, record, i, true, &mut cells);
         }
-        draw(&cells, false, &mut out);
+        draw(&cells, false, out);
     }
 
+    let optional: Vec<String> = entries[record.required.min(entries.len())..]
+        .iter()
+        .map(|e| format!("`{}`", e.name))
+        .collect();
+    if !optional.is_empty() {
+        out.push_str(&format!(
+            "\nOptional entries: {}. Each is written only when present, and only after the ones before it; the header counts the entries written.\n",
+            optional.join(", ")
+        ));
+    }
+}
+
+/// A top-level value that is not a record: its cells and blocks.
+fn value_body(layout: &Layout, node: &Node, out: &mut String) {
+    let slot = Slot::part("value".into());
+    let mut cells = Vec::new();
+    value_cells(layout, node, &slot, Some(0), true, &mut cells);
+    draw(&cells, false, out);
+    if matches!(node.ty, Type::Array(_) | Type::Map(_)) {
+        out.push('\n');
+        sequence_block(layout, node, &slot, 0, out);
+    }
+}
+
+/// Renders the layout as a byte-layout diagram in the style of the caterva and b2nd format
+/// documents: the top row with its annotations, a block per array's elements, a block per string,
+/// the entries after the last array as a final section, and a section per named record type.
+/// See the module documentation for the rules and for where the result deliberately differs from
+/// those documents.
+///
+/// ```
+/// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+/// let diagram = metalayer_layout::diagram(&layout);
+/// assert!(diagram.contains(
+///     "| 9X| v | nd| 9X| shape          | 9X| chunkshape     | 9X| blockshape     |\n"
+/// ));
+/// assert!(diagram.contains("| d3| first_dim  | d3| second_dim | ... | d3| nth_dim    |\n"));
+/// assert!(diagram.contains("| XX| db| dtype_len  | dtype_string |\n"));
+/// assert!(diagram.contains("+---[msgpack] fixarray with X=7 elements\n"));
+/// ```
+pub fn diagram(layout: &Layout) -> String {
+    let mut out = format!(
+        "The `{}` metalayer (schema {}): {}\nSource: {}\n\n",
+        layout.metalayer, layout.schema, layout.description, layout.source
+    );
+    let root = layout.root_record();
+    match root {
+        Some(r) => record_body(layout, r, &mut out),
+        None => value_body(layout, &layout.root, &mut out),
+    }
+    for t in &layout.types {
+        if root.is_some_and(|r| core::ptr::eq(r, &t.record)) {
+            continue;
+        }
+        out.push_str(&format!("\nThe `{}` record:\n\n", t.name));
+        record_body(layout, &t.record, &mut out);
+        out.push_str(&format!(
+            "\nSize of a `{}` record: {} bytes.\n",
+            t.name,
+            size::of_record(layout, &t.record, &Place::root())
+        ));
+    }
     out.push_str(&format!("\nEncoded length: {} bytes.\n", length_formula(layout)));
+    out
+}
+
+/// Renders one record of the layout (the top-level record or a named record type's) as in
+/// [`diagram`]: its rows and blocks, and its encoded length. Named record types it holds are
+/// named, not drawn.
+///
+/// ```
+/// let text = r#"
+/// [schema]
+/// metalayer = "shapes"
+/// description = "points"
+/// source = "an example"
+///
+/// [container]
+/// wire = "fixarray"
+///
+/// [[entry]]
+/// name = "points"
+/// wire = "array"
+/// element = { type = "point" }
+///
+/// [types.point]
+/// wire = "fixarray"
+///
+/// [[types.point.entry]]
+/// name = "x"
+/// wire = "float64"
+///
+/// [[types.point.entry]]
+/// name = "y"
+/// wire = "float64"
+/// "#;
+/// let layout = metalayer_layout::parse("shapes_v0", text).unwrap();
+/// let point = metalayer_layout::record_diagram(&layout, &layout.types[0].record);
+/// assert!(point.contains("| 9X| cb| x          | cb | y          |\n"));
+/// assert!(point.ends_with("Encoded length: 19 bytes.\n"));
+/// ```
+pub fn record_diagram(layout: &Layout, record: &Record) -> String {
+    let mut out = String::new();
+    record_body(layout, record, &mut out);
+    out.push_str(&format!(
+        "\nEncoded length: {} bytes.\n",
+        size::of_record(layout, record, &Place::root())
+    ));
     out
 }

@@ -12,9 +12,10 @@
 //! (marker by marker), with the offsets recorded while writing: no generated encoder, and no walk
 //! over the model's wire sizes.
 
+use metalayer_layout::size::{Place, Term, Var};
 use metalayer_layout::{
-    Formula, Layout, builtin_layout, diagram, element_offsets, formulas, length_formula, offset_formula, parse,
-    size_formula, value_offset_formula,
+    Count, Layout, Record, Role, Size, Type, builtin_layout, diagram, element_offsets, formulas, length_formula,
+    offset_formula, parse, size_formula, value_offset_formula,
 };
 
 fn layout(name: &str) -> Layout {
@@ -25,6 +26,15 @@ fn layout(name: &str) -> Layout {
 /// here links to it, and `cargo package` ships its text.
 fn sensor() -> Layout {
     parse("sensor_v0", include_str!("schemas/sensor_v0.toml")).unwrap()
+}
+
+fn root(layout: &Layout) -> &Record {
+    layout.root_record().unwrap()
+}
+
+/// An offset that must be a formula.
+fn offset(layout: &Layout, index: usize) -> Size {
+    offset_formula(layout, root(layout), index).unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -252,7 +262,7 @@ fn diagram_handles_other_layouts() {
         "{head}[container]\nwire = \"fixarray\"\nmarker = 0x94\n\
          [[entry]]\nname = \"tag\"\nwire = \"str16\"\nmarker = 0xda\nwidth = 2\n\
          [[entry]]\nname = \"count\"\nwire = \"fixint\"\nmax = 40\nlength_of = [\"xs\"]\n\
-         [[entry]]\nname = \"xs\"\nwire = \"array\"\nmarker = 0x90\ncount = \"count\"\n\
+         [[entry]]\nname = \"xs\"\nwire = \"fixarray\"\nmarker = 0x90\ncount = \"count\"\n\
          element = {{ wire = \"uint64\", marker = 0xcf, width = 8 }}\nallow_header_overflow = \"a test\"\n\
          [[entry]]\nname = \"z\"\nwire = \"int64\"\nmarker = 0xd3\nwidth = 8\nconst = 7\n"
     );
@@ -274,21 +284,33 @@ fn diagram_handles_other_layouts() {
     assert_contains(&d, "| cf| first_elem  | cf| second_elem | ... | cf| nth_elem    |\n");
     assert_contains(&d, "+--[msgpack] int64 (z, always 7)\n");
     assert_eq!(length_formula(&l).to_string(), "15 + 9*count + len(tag)");
-    assert_eq!(formulas(&l).lines().filter(|l| l.starts_with("xs[i]")).count(), 1);
+    assert_eq!(
+        formulas(&l, root(&l))
+            .lines()
+            .filter(|l| l.starts_with("xs[i]"))
+            .count(),
+        1
+    );
 
     // A hand-built, inconsistent layout (its fields are public): no panic.
     let mut broken = layout("b2nd_v1");
-    if let metalayer_layout::EntryKind::Array { count, .. } = &mut broken.entries[2].kind {
-        *count = 99;
+    let Type::Record(r) = &mut broken.root.ty else {
+        panic!("b2nd_v1 is a record")
+    };
+    if let Type::Array(a) = &mut r.entries[2].node.ty {
+        a.count = Count::Entry(99);
     }
-    broken.entries[0].doc = None;
+    r.entries[0].doc = None;
     let d = diagram(&broken);
     assert_contains(&d, "fixarray with X=count elements");
-    assert_eq!(size_formula(&broken, 2).to_string(), "1 + 9*count");
+    assert_eq!(size_formula(&broken, root(&broken), 2).to_string(), "1 + 9*count");
     let mut empty = broken.clone();
-    empty.entries.clear();
+    let Type::Record(r) = &mut empty.root.ty else {
+        panic!("b2nd_v1 is a record")
+    };
+    r.entries.clear();
     assert_contains(&diagram(&empty), "+---[msgpack] fixarray with X=0 elements\n");
-    assert_eq!(length_formula(&empty), Formula::fixed(1));
+    assert_eq!(length_formula(&empty), Size::fixed(1));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -387,11 +409,12 @@ const DTYPES: [&str; 5] = ["", "|u1", "<i4", "[('a', '<i4'), ('b', '<f8')]", "<U
 fn builtin_formulas_match_hand_encoded_bytes_for_every_ndim() {
     for (schema, max) in [("caterva_v0", 8), ("b2nd_v0", 8), ("b2nd_v1", 16)] {
         let l = layout(schema);
+        let r = root(&l);
         // The schema's own max, so a change to it shows up here.
-        let ndim_entry = l.entry("ndim").unwrap();
+        let ndim_entry = r.entry("ndim").unwrap();
         assert!(matches!(
-            ndim_entry.kind,
-            metalayer_layout::EntryKind::Int { role: metalayer_layout::IntRole::Count { min: 0, max: m, .. }, .. } if m == max
+            (&ndim_entry.role, &ndim_entry.node.ty),
+            (Role::Count { .. }, Type::Int(t)) if t.min == 0 && t.max == max as i128
         ));
         let long = "x".repeat(300);
         let dtypes: Vec<&str> = DTYPES.iter().copied().chain([long.as_str()]).collect();
@@ -403,18 +426,18 @@ fn builtin_formulas_match_hand_encoded_bytes_for_every_ndim() {
                 let h = hand_encode(schema, ndim, dtype);
                 let counts = [("ndim", ndim)];
                 let strs = [("dtype", dtype.len())];
-                let at = |f: Formula| f.eval(&counts, &strs);
+                let at = |f: Size| f.eval(&counts, &strs);
                 let what = format!("{schema}, ndim {ndim}, dtype {dtype:?}");
 
                 assert_eq!(at(length_formula(&l)), h.bytes.len(), "length, {what}");
-                assert_eq!(h.entries.len(), l.entries.len());
-                for (i, &offset) in h.entries.iter().enumerate() {
-                    assert_eq!(at(offset_formula(&l, i)), offset, "entry {i}, {what}");
+                assert_eq!(h.entries.len(), r.entries.len());
+                for (i, &start) in h.entries.iter().enumerate() {
+                    assert_eq!(at(offset(&l, i)), start, "entry {i}, {what}");
                     let end = h.entries.get(i + 1).copied().unwrap_or(h.bytes.len());
-                    assert_eq!(at(size_formula(&l, i)), end - offset, "size of entry {i}, {what}");
+                    assert_eq!(at(size_formula(&l, r, i)), end - start, "size of entry {i}, {what}");
                 }
                 for (index, elements) in &h.elements {
-                    let el = element_offsets(&l, *index).unwrap();
+                    let el = element_offsets(&l, r, *index).unwrap();
                     for (i, &marker_at) in elements.iter().enumerate() {
                         assert_eq!(at(el.element(i)), marker_at, "element {i} of entry {index}, {what}");
                         assert_eq!(at(el.payload(i)), marker_at + 1);
@@ -422,14 +445,14 @@ fn builtin_formulas_match_hand_encoded_bytes_for_every_ndim() {
                 }
                 // What the offsets point at.
                 let b = &h.bytes;
-                assert_eq!(b[at(offset_formula(&l, 1))], ndim as u8);
+                assert_eq!(b[at(offset(&l, 1))], ndim as u8);
                 for name in ["shape", "chunkshape", "blockshape"] {
-                    let i = l.entries.iter().position(|e| e.name == name).unwrap();
-                    assert_eq!(b[at(offset_formula(&l, i))], 0x90 + ndim as u8, "{name} header, {what}");
+                    let i = r.entries.iter().position(|e| e.name == name).unwrap();
+                    assert_eq!(b[at(offset(&l, i))], 0x90 + ndim as u8, "{name} header, {what}");
                 }
-                let shape_el = element_offsets(&l, 2).unwrap();
-                let chunk_el = element_offsets(&l, 3).unwrap();
-                let block_el = element_offsets(&l, 4).unwrap();
+                let shape_el = element_offsets(&l, r, 2).unwrap();
+                let chunk_el = element_offsets(&l, r, 3).unwrap();
+                let block_el = element_offsets(&l, r, 4).unwrap();
                 for i in 0..ndim {
                     assert_eq!(b[at(shape_el.element(i))], 0xd3);
                     let p = at(shape_el.payload(i));
@@ -440,9 +463,9 @@ fn builtin_formulas_match_hand_encoded_bytes_for_every_ndim() {
                     let p = at(block_el.payload(i));
                     assert_eq!(i32::from_be_bytes(b[p..p + 4].try_into().unwrap()), block(i));
                 }
-                if let Some(d) = l.entries.iter().position(|e| e.name == "dtype") {
-                    assert_eq!(b[at(offset_formula(&l, d))], 0xdb);
-                    let text = at(value_offset_formula(&l, d));
+                if let Some(d) = r.entries.iter().position(|e| e.name == "dtype") {
+                    assert_eq!(b[at(offset(&l, d))], 0xdb);
+                    let text = at(value_offset_formula(&l, r, d).unwrap());
                     assert_eq!(&b[text..], dtype.as_bytes(), "{what}");
                 }
             }
@@ -456,8 +479,8 @@ fn builtin_formulas_match_hand_encoded_bytes_for_every_ndim() {
 fn builtin_formulas_are_the_hand_derived_ones() {
     let text = |schema: &str| -> Vec<String> {
         let l = layout(schema);
-        (0..=l.entries.len())
-            .map(|i| offset_formula(&l, i).to_string())
+        (0..=root(&l).entries.len())
+            .map(|i| offset(&l, i).to_string())
             .collect()
     };
     assert_eq!(
@@ -490,20 +513,30 @@ fn builtin_formulas_are_the_hand_derived_ones() {
         ]
     );
     let l = layout("b2nd_v1");
-    let shape = element_offsets(&l, 2).unwrap();
+    let r = root(&l);
+    let shape = element_offsets(&l, r, 2).unwrap();
     // shape[i]'s 0xd3 marker is at 4 + 9*i, its int64 payload at 5 + 9*i.
     assert_eq!(shape.element_text(), "4 + 9*i");
     assert_eq!(shape.payload_text(), "5 + 9*i");
-    assert_eq!(element_offsets(&l, 3).unwrap().element_text(), "5 + 9*ndim + 5*i");
-    assert_eq!(element_offsets(&l, 4).unwrap().payload_text(), "7 + 14*ndim + 5*i");
-    assert_eq!(value_offset_formula(&l, 5).to_string(), "6 + 19*ndim"); // dtype_format: the fixint itself
-    assert_eq!(value_offset_formula(&l, 6).to_string(), "12 + 19*ndim"); // dtype's text
+    assert_eq!(element_offsets(&l, r, 3).unwrap().element_text(), "5 + 9*ndim + 5*i");
+    assert_eq!(element_offsets(&l, r, 4).unwrap().payload_text(), "7 + 14*ndim + 5*i");
+    let value_at = |i| value_offset_formula(&l, r, i).unwrap().to_string();
+    assert_eq!(value_at(5), "6 + 19*ndim"); // dtype_format: the fixint itself
+    assert_eq!(value_at(6), "12 + 19*ndim"); // dtype's text
     assert_eq!(
         length_formula(&l),
-        Formula {
-            constant: 12,
-            per_count: vec![("ndim".into(), 19)],
-            per_str: vec![("dtype".into(), 1)],
+        Size {
+            fixed: 12,
+            terms: vec![
+                Term::Linear {
+                    k: 19,
+                    of: Var::Count(Place::entry(1, "ndim"))
+                },
+                Term::Linear {
+                    k: 1,
+                    of: Var::Len(Place::entry(6, "dtype"))
+                },
+            ],
         }
     );
     // Real b2nd_v1 sizes: ndim 0 with "|u1" is 15 bytes; ndim 2 with "<i4" is 53.
@@ -516,6 +549,7 @@ fn builtin_formulas_are_the_hand_derived_ones() {
 #[test]
 fn sensor_formulas_match_hand_encoded_bytes() {
     let l = sensor();
+    let r = root(&l);
     assert_eq!(length_formula(&l).to_string(), "32 + 6*n + len(label) + len(note)");
     for n in 1..=4usize {
         for (label, note) in [
@@ -563,25 +597,25 @@ fn sensor_formulas_match_hand_encoded_bytes() {
 
             let counts = [("n", n)];
             let strs = [("label", label.len()), ("note", note.len())];
-            let at = |f: Formula| f.eval(&counts, &strs);
+            let at = |f: Size| f.eval(&counts, &strs);
             assert_eq!(at(length_formula(&l)), h.bytes.len());
-            for (i, &offset) in h.entries.iter().enumerate() {
-                assert_eq!(at(offset_formula(&l, i)), offset, "entry {i}, n {n}");
+            for (i, &start) in h.entries.iter().enumerate() {
+                assert_eq!(at(offset(&l, i)), start, "entry {i}, n {n}");
             }
             for (index, elements) in &h.elements {
-                let el = element_offsets(&l, *index).unwrap();
+                let el = element_offsets(&l, r, *index).unwrap();
                 for (i, &first) in elements.iter().enumerate() {
                     assert_eq!(at(el.element(i)), first);
                 }
             }
             // flags: a fixint element's payload is its one byte.
-            let flags = element_offsets(&l, 4).unwrap();
+            let flags = element_offsets(&l, r, 4).unwrap();
             assert_eq!((flags.stride, flags.marker_len), (1, 0));
             assert_eq!(h.bytes[at(flags.payload(n - 1))], (n - 1) as u8);
             // note's text, and temp's payload.
-            let text = at(value_offset_formula(&l, 6));
+            let text = at(value_offset_formula(&l, r, 6).unwrap());
             assert_eq!(&h.bytes[text..text + note.len()], note.as_bytes());
-            let temp = at(value_offset_formula(&l, 9));
+            let temp = at(value_offset_formula(&l, r, 9).unwrap());
             assert_eq!(&h.bytes[temp..], i32::MAX.to_be_bytes());
         }
     }
@@ -589,16 +623,20 @@ fn sensor_formulas_match_hand_encoded_bytes() {
 
 #[test]
 fn formula_evaluation_and_display() {
-    let f = Formula {
-        constant: 0,
-        per_count: vec![("n".into(), 1), ("m".into(), 3)],
-        per_str: vec![("s".into(), 2)],
+    let linear = |k, of| Term::Linear { k, of };
+    let f = Size {
+        fixed: 0,
+        terms: vec![
+            linear(1, Var::Count(Place::entry(0, "n"))),
+            linear(3, Var::Count(Place::entry(1, "m"))),
+            linear(2, Var::Len(Place::entry(2, "s"))),
+        ],
     };
     assert_eq!(f.to_string(), "n + 3*m + 2*len(s)");
     assert_eq!(f.eval(&[("m", 2), ("n", 1), ("x", 100)], &[("s", 5)]), 17);
     assert_eq!(f.checked_eval(&[("n", 1)], &[("s", 5)]), None);
-    assert_eq!(Formula::default().to_string(), "0");
-    assert_eq!(Formula::fixed(0).eval(&[], &[]), 0);
+    assert_eq!(Size::default().to_string(), "0");
+    assert_eq!(Size::fixed(0).eval(&[], &[]), 0);
 }
 
 #[test]
@@ -609,7 +647,8 @@ fn eval_panics_on_a_missing_count() {
 
 #[test]
 fn formulas_table_for_b2nd_v1() {
-    let table = formulas(&layout("b2nd_v1"));
+    let l = layout("b2nd_v1");
+    let table = formulas(&l, root(&l));
     let rows: Vec<Vec<&str>> = table
         .lines()
         .skip(2)
@@ -617,7 +656,8 @@ fn formulas_table_for_b2nd_v1() {
         .collect();
     assert_eq!(rows[0], ["entry", "wire", "offset", "size", "value at"]);
     assert_eq!(rows[1], ["(container)", "fixarray", "0", "1", "-"]);
-    assert_eq!(rows[4], ["shape", "array", "3", "1 + 9*ndim", "-"]);
+    // The wire column names the schema's wire type (`fixarray`; the flat model said `array`).
+    assert_eq!(rows[4], ["shape", "fixarray", "3", "1 + 9*ndim", "-"]);
     assert_eq!(rows[5], ["shape[i]", "int64", "4 + 9*i", "9", "5 + 9*i"]);
     assert_eq!(rows[10], ["dtype_format", "fixint", "6 + 19*ndim", "1", "6 + 19*ndim"]);
     assert_eq!(
