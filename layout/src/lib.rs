@@ -133,11 +133,17 @@ pub struct Builtin {
     pub text: &'static str,
 }
 
-/// The built-in schemas, oldest first.
+/// The built-in schemas: c-blosc2's and caterva's array metalayers, oldest first, then
+/// python-blosc2's own metalayers (one schema per shape where a name has several).
 ///
 /// ```
 /// let names: Vec<_> = metalayer_layout::BUILTINS.iter().map(|b| b.name).collect();
-/// assert_eq!(names, ["caterva_v0", "b2nd_v0", "b2nd_v1"]);
+/// assert_eq!(names[..3], ["caterva_v0", "b2nd_v0", "b2nd_v1"]);
+/// assert!(names.contains(&"b2o_v1"));
+/// // Every built-in parses.
+/// for b in metalayer_layout::BUILTINS {
+///     assert!(metalayer_layout::parse(b.name, b.text).is_ok(), "{}", b.name);
+/// }
 /// ```
 pub const BUILTINS: &[Builtin] = &[
     Builtin {
@@ -151,6 +157,70 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "b2nd_v1",
         text: include_str!("../schemas/b2nd_v1.toml"),
+    },
+    Builtin {
+        name: "b2o_v1",
+        text: include_str!("../schemas/b2o_v1.toml"),
+    },
+    Builtin {
+        name: "lazyarray_v0",
+        text: include_str!("../schemas/lazyarray_v0.toml"),
+    },
+    Builtin {
+        name: "proxy_source_local_v0",
+        text: include_str!("../schemas/proxy_source_local_v0.toml"),
+    },
+    Builtin {
+        name: "proxy_source_memory_v0",
+        text: include_str!("../schemas/proxy_source_memory_v0.toml"),
+    },
+    Builtin {
+        name: "proxy_source_caterva2_v0",
+        text: include_str!("../schemas/proxy_source_caterva2_v0.toml"),
+    },
+    Builtin {
+        name: "proxy_source_remote_v0",
+        text: include_str!("../schemas/proxy_source_remote_v0.toml"),
+    },
+    Builtin {
+        name: "proxy_source_dataset_v0",
+        text: include_str!("../schemas/proxy_source_dataset_v0.toml"),
+    },
+    Builtin {
+        name: "batcharray_empty_v1",
+        text: include_str!("../schemas/batcharray_empty_v1.toml"),
+    },
+    Builtin {
+        name: "batcharray_v1",
+        text: include_str!("../schemas/batcharray_v1.toml"),
+    },
+    Builtin {
+        name: "batcharray_arrow_v1",
+        text: include_str!("../schemas/batcharray_arrow_v1.toml"),
+    },
+    Builtin {
+        name: "vlarray_v1",
+        text: include_str!("../schemas/vlarray_v1.toml"),
+    },
+    Builtin {
+        name: "listarray_scalar_v1",
+        text: include_str!("../schemas/listarray_scalar_v1.toml"),
+    },
+    Builtin {
+        name: "listarray_string_v1",
+        text: include_str!("../schemas/listarray_string_v1.toml"),
+    },
+    Builtin {
+        name: "b2embed_v1",
+        text: include_str!("../schemas/b2embed_v1.toml"),
+    },
+    Builtin {
+        name: "b2dict_v1",
+        text: include_str!("../schemas/b2dict_v1.toml"),
+    },
+    Builtin {
+        name: "b2tree_v1",
+        text: include_str!("../schemas/b2tree_v1.toml"),
     },
 ];
 
