@@ -369,8 +369,7 @@ mod tests {
     #[test]
     fn argument_errors() {
         let once = "give the schema once: either `schema = \"name\"` or `schema_path = \"file.toml\"`";
-        let unknown =
-            "unknown argument; expected `schema = \"name\"`, `schema_path = \"file.toml\"` or `crate = \"path\"`";
+        let unknown = "unknown argument; expected `schema = \"name\"`, `schema_path = \"file.toml\"`, `layout = \"type\"` or `crate = \"path\"`";
         let cases = [
             (
                 "",

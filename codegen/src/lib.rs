@@ -67,7 +67,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
 /// use quote::quote;
 ///
 /// let out = metalayer_codegen::expand_in(quote!(schema = "caterva_v0"), quote!(struct S { shape: Vec<i32> }), std::path::Path::new("."));
-/// assert!(out.to_string().contains("cannot hold the array of int64 entry"));
+/// assert!(out.to_string().contains("missing field for the fixarray entry `chunkshape` of caterva_v0"));
 /// ```
 pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path::Path) -> TokenStream {
     let mut input = match item::parse(item.clone()) {

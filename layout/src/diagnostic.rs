@@ -116,7 +116,7 @@ impl core::error::Error for Diagnostic {}
 /// ```
 /// fn check(text: &str) -> Result<usize, Box<dyn std::error::Error>> {
 ///     let layout = metalayer_layout::parse("tiny_v0", text)?;
-///     Ok(layout.entries.len())
+///     Ok(layout.root_record().map_or(0, |r| r.entries.len()))
 /// }
 ///
 /// let text = r#"
