@@ -1013,7 +1013,11 @@ impl NodeCx<'_> {
                     Some(single) => i128::from(single),
                     None => base + total as i128,
                 };
-                if w.marker().is_none() && (m.value < base || m.value > i128::from(w.markers().1)) {
+                if w.marker().is_none() && required < total {
+                    cx.error(cfile, m.span, format!(
+                        "container marker {} fixes the number of entries, but the optional entries make it {required}..={total}: leave `marker` out, and the header states how many are present",
+                        hex(m.value)));
+                } else if w.marker().is_none() && (m.value < base || m.value > i128::from(w.markers().1)) {
                     cx.error(cfile, m.span, format!(
                         "container marker {} does not belong to {} ({:#04x}..={:#04x}): for {total} entries it is {}",
                         hex(m.value), w.name(), w.markers().0, w.markers().1, hex(expected)));

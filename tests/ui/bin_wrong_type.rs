@@ -1,0 +1,20 @@
+// Struct vs schema: a bin entry held in a `String` (bin is bytes, not text).
+use metalayer::prelude::*;
+
+#[metalayer(schema_path = "tests/ui/schemas/kinds.toml")]
+pub struct T {
+    pub scale: f32,
+    pub on: bool,
+    pub blob: String,
+    pub stamp: metalayer::Ext<Vec<u8>>,
+    pub pairs: Vec<(String, i64)>,
+    pub point: Point,
+    pub note: Option<String>,
+}
+
+#[metalayer(schema_path = "tests/ui/schemas/kinds.toml", layout = "point")]
+pub struct Point {
+    pub x: f64,
+}
+
+fn main() {}

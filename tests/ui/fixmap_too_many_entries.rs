@@ -1,0 +1,9 @@
+// Schema: a map record of 16 entries in a fixmap, which states at most 15.
+use metalayer::prelude::*;
+
+#[metalayer(schema_path = "tests/ui/schemas/fixmap_too_many_entries.toml")]
+pub struct T {
+    pub v: i64,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+// Struct vs schema: a schema whose top-level value is a single integer, on a struct with named fields.
+use metalayer::prelude::*;
+
+#[metalayer(schema_path = "tests/ui/schemas/value_schema_named_fields.toml")]
+pub struct T {
+    pub v: i64,
+}
+
+fn main() {}
