@@ -41,7 +41,9 @@
 //! `fixarray with X=nd elements`) and `XX` for a value (seed 002's `dtype_format`); other cells
 //! carry the entry's name. Element cells are `first_dim`, `second_dim`, `nth_dim` when the count
 //! is named `n` + a word (`ndim`), else `first_elem` and so on. Annotations state constants
-//! (`always 0`), ranges and named values, and optional entries say so.
+//! (`always 0`), ranges and named values, and optional entries say so. A row wider than 120
+//! columns continues on another row, an entry never split; a record whose first entry is a
+//! string is drawn in one row of its bytes.
 //!
 //! # Differences from the seed documents
 //!

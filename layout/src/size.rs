@@ -514,6 +514,8 @@ const MAX_DEPTH: usize = 128;
 ///
 /// An array or map counted by an entry names the count by the place of the entry of that index
 /// next to `at` (its sibling); its name is found in the record of `layout` that holds `node`.
+/// A node alone has no role: for an entry that is a constant (whose size is then fixed, even
+/// for a canonical encoding), use [`of_entry`] or [`of_record`].
 ///
 /// ```
 /// use metalayer_layout::size::{self, Place};
