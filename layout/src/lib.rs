@@ -64,7 +64,7 @@ mod diagnostic;
 mod model;
 mod parse;
 mod prefix;
-mod render;
+pub mod render;
 pub mod size;
 
 pub use check::{Loader, Source};

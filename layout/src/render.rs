@@ -1,6 +1,6 @@
 //! Documentation rendered from a [`Layout`]: the byte-layout diagram in the style of the original
 //! caterva / b2nd format documents, and the encoded length and offsets as formulas, all built on
-//! the one size formula of [`size`](crate::size).
+//! the one size formula of [`size`](mod@crate::size).
 //!
 //! # What an offset points at
 //!
@@ -41,7 +41,9 @@
 //! `fixarray with X=nd elements`) and `XX` for a value (seed 002's `dtype_format`); other cells
 //! carry the entry's name. Element cells are `first_dim`, `second_dim`, `nth_dim` when the count
 //! is named `n` + a word (`ndim`), else `first_elem` and so on. Annotations state constants
-//! (`always 0`), ranges and named values, and optional entries say so.
+//! (`always 0`), ranges and named values, and optional entries say so. A row wider than 120
+//! columns continues on another row, an entry never split; a record whose first entry is a
+//! string is drawn in one row of its bytes.
 //!
 //! # Differences from the seed documents
 //!
@@ -627,6 +629,33 @@ fn draw(cells: &[Cell], container: bool, out: &mut String) {
     }
 }
 
+/// The widest row [`draw_rows`] draws before it starts another.
+const MAX_ROW: usize = 120;
+
+/// Draws groups of cells (the header, each entry with its key) as rows of at most [`MAX_ROW`]
+/// characters, a group never split; a blank line between rows.
+fn draw_rows(groups: Vec<Vec<Cell>>, container: bool, out: &mut String) {
+    let mut rows: Vec<Vec<Cell>> = vec![Vec::new()];
+    let mut width = 1;
+    for group in groups {
+        let w: usize = group.iter().map(|c| c.width() + 1).sum();
+        if rows.last().is_some_and(|r| !r.is_empty()) && width + w > MAX_ROW {
+            rows.push(Vec::new());
+            width = 1;
+        }
+        width += w;
+        if let Some(row) = rows.last_mut() {
+            row.extend(group);
+        }
+    }
+    for (i, row) in rows.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        draw(row, container && i == 0, out);
+    }
+}
+
 /// The wire an integer is written with, when the schema or its values fix it: the fixed wire
 /// type, or for a canonical integer the one smallest wire type every allowed value takes.
 fn int_wire(t: &IntType, role: Option<&Role>) -> Option<Wire> {
@@ -873,7 +902,10 @@ fn type_name(layout: &Layout, ty: usize) -> String {
 fn describe(layout: &Layout, node: &Node) -> String {
     let what = match &node.ty {
         Type::Int(t) => int_wire(t, None).map_or_else(|| "int".into(), |w| int_wire_name(w).into()),
-        Type::Ref(i) => return format!("a `{}` record", type_name(layout, *i)),
+        Type::Ref(i) => {
+            let name = type_name(layout, *i);
+            return format!("{} `{name}` record", article(&name));
+        }
         Type::Record(_) => "record".into(),
         _ => node.wire_name(layout),
     };
@@ -911,7 +943,10 @@ fn value_cells(
                 Some(w) => {
                     let what = match t.encoding {
                         Encoding::Fixed(_) => int_wire_name(w).to_string(),
-                        Encoding::Canonical { .. } => format!("{} (int, the smallest encoding)", int_wire_name(w)),
+                        Encoding::Canonical { .. } => {
+                            let name = int_wire_name(w);
+                            format!("int, always {} {name}", article(name))
+                        }
                     };
                     // The note states the range itself (a constant's value too).
                     let n = format!("{what}{} ({}, {})", slot.purpose(), slot.tag(), range);
@@ -1064,7 +1099,7 @@ fn bytes_cells(
         Some(w) => {
             let what = match enc {
                 Encoding::Fixed(_) => w.name().to_string(),
-                Encoding::Canonical { .. } => format!("{} ({}, the smallest header)", w.name(), family.name()),
+                Encoding::Canonical { .. } => format!("{}, always {} {}", family.name(), article(w.name()), w.name()),
             };
             // A string field's note is its wire type alone, as the seeds write it.
             let n = if slot.constant().is_some() || slot.entry.is_some_and(|e| e.optional) {
@@ -1363,20 +1398,29 @@ fn record_body(layout: &Layout, record: &Record, out: &mut String) {
             .unwrap_or(entries.len()),
     };
 
-    let mut cells = Vec::new();
-    record_header_cells(record, &mut cells);
-    for i in 0..tail_start {
-        entry_cells(layout, record, i, false, &mut cells);
+    // A record whose first entry is a string is drawn in one detailed row.
+    let (top_end, detailed) = if tail_start == 0 && !entries.is_empty() {
+        (entries.len(), true)
+    } else {
+        (tail_start, false)
+    };
+    let mut header = Vec::new();
+    record_header_cells(record, &mut header);
+    let mut groups = vec![header];
+    for i in 0..top_end {
+        let mut cells = Vec::new();
+        entry_cells(layout, record, i, detailed, &mut cells);
+        groups.push(cells);
     }
-    draw(&cells, true, out);
+    draw_rows(groups, true, out);
 
     // A block per array, map and string of the top row.
-    for e in &entries[..tail_start] {
+    for e in &entries[..top_end] {
         let slot = Slot::entry(e, record);
         if matches!(e.node.ty, Type::Array(_) | Type::Map(_)) {
             out.push('\n');
             sequence_block(layout, &e.node, &slot, 0, out);
-        } else if is_stringy(&e.node) {
+        } else if is_stringy(&e.node) && !detailed {
             out.push('\n');
             let doc = e.doc.as_deref().map_or(String::new(), |d| format!(", {d}"));
             out.push_str(&format!(
@@ -1391,7 +1435,7 @@ fn record_body(layout: &Layout, record: &Record, out: &mut String) {
     }
 
     // The entries after the last array, byte by byte.
-    let tail = &entries[tail_start..];
+    let tail = &entries[top_end..];
     if !tail.is_empty() {
         out.push('\n');
         let names: Vec<String> = tail.iter().map(|e| format!("`{}`", e.name)).collect();
@@ -1407,11 +1451,14 @@ fn record_body(layout: &Layout, record: &Record, out: &mut String) {
             out.push_str(&format!("- {} ({}{optional}){doc}\n", e.name, e.wire_name(layout)));
         }
         out.push('\n');
-        let mut cells = Vec::new();
-        for i in tail_start..entries.len() {
-            entry_cells(layout, record, i, true, &mut cells);
-        }
-        draw(&cells, false, out);
+        let groups = (top_end..entries.len())
+            .map(|i| {
+                let mut cells = Vec::new();
+                entry_cells(layout, record, i, true, &mut cells);
+                cells
+            })
+            .collect();
+        draw_rows(groups, false, out);
     }
 
     let optional: Vec<String> = entries[record.required.min(entries.len())..]
@@ -1471,7 +1518,8 @@ pub fn diagram(layout: &Layout) -> String {
         out.push_str(&format!("\nThe `{}` record:\n\n", t.name));
         record_body(layout, &t.record, &mut out);
         out.push_str(&format!(
-            "\nSize of a `{}` record: {} bytes.\n",
+            "\nSize of {} `{}` record: {} bytes.\n",
+            article(&t.name),
             t.name,
             size::of_record(layout, &t.record, &Place::root())
         ));

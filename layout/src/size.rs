@@ -45,7 +45,9 @@
 //!
 //! An empty place (the record itself) shows as `self`.
 
+use core::cell::RefCell;
 use core::fmt;
+use std::collections::BTreeMap;
 
 use metalayer_runtime::wire::{Family, Wire};
 
@@ -504,15 +506,16 @@ pub enum Value {
 // ---------------------------------------------------------------------------------------------
 // Sizes of nodes and records.
 
-/// How deep named record types are expanded to find out whether their size is fixed; deeper
-/// (only in hand-built layouts with cycles, which the checker refuses) they stay `size(x)`.
-const MAX_DEPTH: usize = 32;
+/// How deeply an evaluation may nest (sums in sums, records in records) before it gives up.
+const MAX_DEPTH: usize = 128;
 
 /// The size of a value of `node`; places are relative to `at` (the empty place for a record's
 /// own entries start from the record).
 ///
 /// An array or map counted by an entry names the count by the place of the entry of that index
 /// next to `at` (its sibling); its name is found in the record of `layout` that holds `node`.
+/// A node alone has no role: for an entry that is a constant (whose size is then fixed, even
+/// for a canonical encoding), use [`of_entry`] or [`of_record`].
 ///
 /// ```
 /// use metalayer_layout::size::{self, Place};
@@ -523,7 +526,7 @@ const MAX_DEPTH: usize = 32;
 /// ```
 pub fn of(layout: &Layout, node: &Node, at: &Place) -> Size {
     let record = holder(layout, node);
-    Cx { layout, depth: 0 }.node(node, at, None, record)
+    Cx::new(layout).node(node, at, None, record)
 }
 
 /// The size of a record, header included, entries summed (a required entry counted by an entry
@@ -538,7 +541,7 @@ pub fn of(layout: &Layout, node: &Node, at: &Place) -> Size {
 /// assert_eq!(size.to_string(), "6 + 19*ndim");
 /// ```
 pub fn of_record(layout: &Layout, record: &Record, at: &Place) -> Size {
-    Cx { layout, depth: 0 }.record(record, at)
+    Cx::new(layout).record(record, at)
 }
 
 /// The size of entry `index` of `record` (the record's place is `at`): its key in a map
@@ -556,7 +559,7 @@ pub fn of_record(layout: &Layout, record: &Record, at: &Place) -> Size {
 /// assert_eq!(size::of_entry(&layout, root, 6, &Place::root()).to_string(), "5 + len(dtype)");
 /// ```
 pub fn of_entry(layout: &Layout, record: &Record, index: usize, at: &Place) -> Size {
-    Cx { layout, depth: 0 }.entry(record, index, at)
+    Cx::new(layout).entry(record, index, at)
 }
 
 /// The size of a record's header: fixed, or [`Term::Smallest`] for a canonical header whose
@@ -642,7 +645,20 @@ fn holder<'l>(layout: &'l Layout, node: &Node) -> Option<&'l Record> {
 
 struct Cx<'l> {
     layout: &'l Layout,
-    depth: usize,
+    /// The named record types being worked out, innermost last.
+    visiting: RefCell<Vec<usize>>,
+    /// The fixed size of each named record type worked out, `None` if it is not fixed.
+    known: RefCell<BTreeMap<usize, Option<usize>>>,
+}
+
+impl<'l> Cx<'l> {
+    fn new(layout: &'l Layout) -> Cx<'l> {
+        Cx {
+            layout,
+            visiting: RefCell::new(Vec::new()),
+            known: RefCell::new(BTreeMap::new()),
+        }
+    }
 }
 
 impl Cx<'_> {
@@ -735,26 +751,31 @@ impl Cx<'_> {
                 self.sequence(Family::Map, m.header, &m.count, at, record, key, Some(value))
             }
             Type::Record(r) => self.record(r, at),
-            Type::Ref(ty) => {
-                let own = (self.depth < MAX_DEPTH)
-                    .then(|| self.layout.types.get(*ty))
-                    .flatten()
-                    .map(|t| {
-                        Cx {
-                            layout: self.layout,
-                            depth: self.depth + 1,
-                        }
-                        .record(&t.record, &Place::root())
-                    });
-                match own.and_then(|s| s.as_constant()) {
-                    Some(n) => Size::fixed(n),
-                    None => term(Term::Record {
-                        of: at.clone(),
-                        ty: *ty,
-                    }),
-                }
-            }
+            Type::Ref(ty) => match self.type_constant(*ty) {
+                Some(n) => Size::fixed(n),
+                None => term(Term::Record {
+                    of: at.clone(),
+                    ty: *ty,
+                }),
+            },
         }
+    }
+
+    /// The size of named record type `ty` if it is fixed; each type is worked out once, and a
+    /// type that contains itself (only in a hand-built layout: the checker refuses it) is not.
+    fn type_constant(&self, ty: usize) -> Option<usize> {
+        if let Some(known) = self.known.borrow().get(&ty) {
+            return *known;
+        }
+        if self.visiting.borrow().contains(&ty) {
+            return None;
+        }
+        let record = &self.layout.types.get(ty)?.record;
+        self.visiting.borrow_mut().push(ty);
+        let n = self.record(record, &Place::root()).as_constant();
+        self.visiting.borrow_mut().pop();
+        self.known.borrow_mut().insert(ty, n);
+        n
     }
 
     /// An array's or a map's size: its header and its elements (`value` for a map's pairs).
@@ -1017,7 +1038,7 @@ fn eval_size<'v>(
     scope: &mut Vec<Current<'v>>,
     depth: usize,
 ) -> Option<usize> {
-    if depth > MAX_DEPTH * 4 {
+    if depth > MAX_DEPTH {
         return None;
     }
     let mut total = size.fixed;

@@ -667,3 +667,388 @@ fn formulas_table_for_b2nd_v1() {
     assert_eq!(rows[12], ["(total)", "12 + 19*ndim + len(dtype)"]);
     assert_eq!(rows.len(), 13);
 }
+
+// ---------------------------------------------------------------------------------------------
+// A nested layout: a map record with canonical entries, arrays of strings and records, an
+// optional entry. Expected texts are derived by hand from the msgpack specification; expected
+// lengths are those of python's `msgpack` (1.x) output for the same values, as noted.
+
+use metalayer_layout::size::{self, Step, Value};
+use metalayer_layout::{Family, record_diagram};
+
+fn probe() -> Layout {
+    parse("probe_v0", include_str!("schemas/probe_v0.toml")).unwrap_or_else(|d| panic!("{d}"))
+}
+
+/// The probe's formula, by hand: the fixmap header (1; 8 or 9 entries is always a fixmap), each
+/// key as a fixstr (1 + its bytes), then: version, canonical 1 = positive fixint (1); scale
+/// float64 (9); enabled bool (1); offset canonical int; npoints fixint (1); points fixarray
+/// header (1) and per point a fixarray of two float32 (1 + 5 + 5); tags a canonical array of
+/// canonical strings; operands array16 (3) of `operand` records; note, optional.
+/// Fixed: 1 + (8+1) + (6+9) + (8+1) + 7 + (8+1) + (7+1) + 5 + (9+3) = 75.
+const PROBE_LENGTH: &str = "75 + 11*npoints + int(offset) + hdr(tags) + Σ(hdr(tags[i]) + len(tags[i])) \
++ Σ(size(operands[i])) + [present(note)]*(5 + hdr(note) + len(note))";
+
+/// `operand`: fixmap (1), key "k" (2) and a canonical str, key "level" (6) and an int of 0..=9
+/// (always a positive fixint, 1), key "weight" (7) and a float64 (9): 26 + the string.
+const OPERAND_LENGTH: &str = "26 + hdr(kind) + len(kind)";
+
+/// A probe value: `offset`, the points (their number), the tags' lengths, the operands' kind
+/// lengths and levels, the note's length if present.
+fn probe_value(offset: i128, points: usize, tags: &[usize], operands: &[(usize, i128)], note: Option<usize>) -> Value {
+    let mut entries = vec![
+        Some(Value::Int(1)),
+        Some(Value::Other),
+        Some(Value::Other),
+        Some(Value::Int(offset)),
+        Some(Value::Int(points as i128)),
+        Some(Value::Array(vec![Value::Record(vec![Some(Value::Other); 2]); points])),
+        Some(Value::Array(tags.iter().map(|&n| Value::Bytes(n)).collect())),
+        Some(Value::Array(
+            operands
+                .iter()
+                .map(|&(kind, level)| {
+                    Value::Record(vec![
+                        Some(Value::Bytes(kind)),
+                        Some(Value::Int(level)),
+                        Some(Value::Other),
+                    ])
+                })
+                .collect(),
+        )),
+    ];
+    if let Some(n) = note {
+        entries.push(Some(Value::Bytes(n)));
+    }
+    Value::Record(entries)
+}
+
+#[test]
+fn probe_formulas_are_the_hand_derived_ones() {
+    let l = probe();
+    let r = root(&l);
+    assert_eq!(length_formula(&l).to_string(), PROBE_LENGTH);
+    let operand = l.record_type("operand").unwrap();
+    let point = l.record_type("point").unwrap();
+    assert_eq!(
+        size::of_record(&l, &operand.record, &Place::root()).to_string(),
+        OPERAND_LENGTH
+    );
+    // point: fixarray (1) and two float32 (5 each), a fixed size that folds into its arrays.
+    assert_eq!(size::of_record(&l, &point.record, &Place::root()), Size::fixed(11));
+
+    // Each entry's size, key included.
+    let sizes: Vec<String> = (0..9).map(|i| size_formula(&l, r, i).to_string()).collect();
+    assert_eq!(
+        sizes,
+        [
+            "9",
+            "15",
+            "9",
+            "7 + int(offset)",
+            "9",
+            "8 + 11*npoints",
+            "5 + hdr(tags) + Σ(hdr(tags[i]) + len(tags[i]))",
+            "12 + Σ(size(operands[i]))",
+            "5 + hdr(note) + len(note)",
+        ]
+    );
+    // Offsets are formulas up to and including `offset`, whose size the value chooses.
+    let offsets: Vec<Option<String>> = (0..=9)
+        .map(|i| offset_formula(&l, r, i).map(|f| f.to_string()))
+        .collect();
+    let known = [Some("1"), Some("10"), Some("25"), Some("34")];
+    assert_eq!(offsets[..4], known.map(|o| o.map(String::from)));
+    assert!(offsets[4..].iter().all(Option::is_none));
+    // Values: after the key, the fixint itself, after the float's marker, the bool itself.
+    let values: Vec<Option<String>> = (0..4)
+        .map(|i| value_offset_formula(&l, r, i).map(|f| f.to_string()))
+        .collect();
+    assert_eq!(values, [Some("9".into()), Some("17".into()), Some("33".into()), None]);
+    assert!(element_offsets(&l, r, 5).is_none());
+
+    // What the code generator reads: the count of `points` is the entry `npoints`, the element
+    // places start at the element, the optional entry is wrapped.
+    let length = length_formula(&l);
+    assert_eq!(
+        length.terms[0],
+        Term::Linear {
+            k: 11,
+            of: Var::Count(Place::entry(4, "npoints"))
+        }
+    );
+    assert_eq!(
+        length.terms[1],
+        Term::Smallest {
+            family: Family::Int,
+            of: Place::entry(3, "offset")
+        }
+    );
+    let Term::Each { of, element } = &length.terms[3] else {
+        panic!("{:?}", length.terms[3])
+    };
+    assert_eq!(of, &Place::entry(6, "tags"));
+    let element_place = Place(vec![Step::Element]);
+    assert_eq!(
+        element.terms,
+        [
+            Term::Smallest {
+                family: Family::Str,
+                of: element_place.clone()
+            },
+            Term::Linear {
+                k: 1,
+                of: Var::Len(element_place.clone())
+            },
+        ]
+    );
+    let Term::Each { element, .. } = &length.terms[4] else {
+        panic!("{:?}", length.terms[4])
+    };
+    assert_eq!(
+        element.terms,
+        [Term::Record {
+            of: element_place,
+            ty: l.types.iter().position(|t| t.name == "operand").unwrap()
+        }]
+    );
+    assert!(matches!(&length.terms[5], Term::Optional { of, .. } if *of == Place::entry(8, "note")));
+    assert!(!length.is_linear());
+}
+
+#[test]
+fn probe_formula_matches_python_msgpack() {
+    let l = probe();
+    let length = length_formula(&l);
+    let cases = [
+        // offset -300 (int16, 3 bytes), two points, tags "a" and 40 x's (fixstr, str8), one
+        // operand {"k": "zstd", "level": 9, "weight": 0.25}, note "hello": 187 bytes.
+        (probe_value(-300, 2, &[1, 40], &[(4, 9)], Some(5)), 187),
+        // The same without the note (fixmap 0x88): 176 bytes.
+        (probe_value(-300, 2, &[1, 40], &[(4, 9)], None), 176),
+        // offset 5 (fixint), no points, 20 tags "t" (array16 header), no operands: 119 bytes.
+        (probe_value(5, 0, &[1; 20], &[], None), 119),
+        // offset 2**40 (uint64), 15 points, one tag of 300 bytes (str16), operands with kinds
+        // "" (fixstr) and 32 y's (str8), note "": 646 bytes.
+        (probe_value(1 << 40, 15, &[300], &[(0, 1), (32, 9)], Some(0)), 646),
+    ];
+    for (value, python) in &cases {
+        assert_eq!(length.eval_value(&l, value), Some(*python), "{value:?}");
+    }
+    // The first case's bytes as python's msgpack writes them (floats of the points as float32,
+    // operands behind an array16 header), and the offsets of the first four entries in them.
+    let hex = "89a776657273696f6e01a57363616c65cb3fe0000000000000a7656e61626c6564c3a66f6666736574d1fed4a76e706f696e74\
+               7302a6706f696e74739292ca3f800000ca4000000092ca40400000ca40800000a47461677392a161d92878787878787878787878\
+               787878787878787878787878787878787878787878787878787878787878a86f706572616e6473dc000183a16ba47a737464a56c\
+               6576656c09a6776569676874cb3fd0000000000000a46e6f7465a568656c6c6f";
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    assert_eq!(bytes.len(), 187);
+    let r = root(&l);
+    for (i, key) in ["version", "scale", "enabled", "offset"].iter().enumerate() {
+        let at = offset(&l, i).eval(&[], &[]);
+        assert_eq!(bytes[at], 0xa0 + key.len() as u8, "{key}");
+        assert_eq!(&bytes[at + 1..at + 1 + key.len()], key.as_bytes());
+    }
+    let value_at = |i| value_offset_formula(&l, r, i).unwrap().eval(&[], &[]);
+    assert_eq!(bytes[value_at(0)], 0x01); // version
+    assert_eq!(bytes[value_at(1) - 1], 0xcb); // scale's marker, then 0.5
+    assert_eq!(&bytes[value_at(1)..value_at(1) + 8], 0.5f64.to_be_bytes());
+    assert_eq!(bytes[value_at(2)], 0xc3); // enabled = true
+
+    // A value of the wrong shape is no size, not a panic.
+    assert_eq!(length.eval_value(&l, &Value::Other), None);
+    assert_eq!(length.eval_value(&l, &Value::Record(vec![])), None);
+}
+
+#[test]
+fn probe_diagram_draws_the_tree() {
+    let l = probe();
+    let d = diagram(&l);
+    // The top row, in rows of at most 120 columns: the fixmap header, each key as a fixstr cell
+    // (`a7` = 0xa0 + 7 bytes of "version"), version's fixint at 1 + 8 = 9, scale's float64 marker
+    // at 10 + 6 = 16, enabled's bool at 25 + 8 = 33, offset's canonical int as a span.
+    assert_contains(
+        &d,
+        "\
+|-0-|--8 bytes-----|-9-|--6 bytes---|-16-|--8 bytes---|--8 bytes-----|-33-|--7 bytes----|~~~~~~~~~~~~~~~~|
+| 8X| a7 \"version\" | v | a5 \"scale\" | cb | scale      | a7 \"enabled\" | XX | a6 \"offset\" | offset         |
+",
+    );
+    assert_contains(
+        &d,
+        "+---[msgpack] fixmap with X=8..=9 entries (map, the smallest header)\n",
+    );
+    assert_contains(&d, "+--[msgpack] int, always a positive fixint (version, always 1)\n");
+    assert_contains(&d, "+--[msgpack] float64 for the scale factor (scale)\n");
+    assert_contains(&d, "+--[msgpack] bool: c2 false, c3 true (enabled)\n");
+    assert_contains(
+        &d,
+        "+--[msgpack] int, the smallest encoding: 1, 2, 3, 5 or 9 bytes (offset, any int64 or uint64)\n",
+    );
+    // The second row: a fixint count, the arrays' headers (fixarray, canonical), array16 with
+    // its 2-byte count.
+    assert_contains(
+        &d,
+        "| a7 \"npoints\" | np| a6 \"points\" | 9X| points         | a4 \"tags\"  | header         | tags           |\n",
+    );
+    assert_contains(&d, "+--[msgpack] fixarray with X=np elements\n");
+    assert_contains(
+        &d,
+        "+--[msgpack] array header with X elements: the smallest of fixarray, array16, array32\n",
+    );
+    assert_contains(&d, "| a8 \"operands\" | dc| count      | operands       |\n");
+    assert_contains(&d, "+--[msgpack] array16 with X elements\n");
+    // Blocks: records by name, a string element drawn with its header and text.
+    assert_contains(&d, "The `points` section: np elements, each a `point` record.\n");
+    assert_contains(&d, "The `operands` section: X elements, each an `operand` record.\n");
+    assert_contains(
+        &d,
+        "The `tags` section: X elements, each a str:\n\n\
+|~~~~~~~~~~~~~~~~|----------------|\n\
+| tags[i]_header | tags[i]_string |\n",
+    );
+    // The optional entry, last.
+    assert_contains(&d, "Finally, the `note` entry:\n- note (str, optional)\n");
+    assert_contains(&d, "| a4 \"note\"  | note_header    | note_string |\n");
+    assert_contains(&d, "Optional entries: `note`.");
+    // Each named type in its own section: operand starts with a string, so one detailed row.
+    assert_contains(
+        &d,
+        "\
+The `operand` record:
+
+|-0-|--2 bytes---|~~~~~~~~~~~~~~~~|-------------|--6 bytes---|---|--7 bytes----|---|--8 bytes---|
+| 8X| a1 \"k\"     | kind_header    | kind_string | a5 \"level\" | XX| a6 \"weight\" | cb| weight     |
+",
+    );
+    assert_contains(
+        &d,
+        "+--[msgpack] int, always a positive fixint (level, 0..=9: fast = 1, best = 9)\n",
+    );
+    assert_contains(&d, &format!("Size of an `operand` record: {OPERAND_LENGTH} bytes.\n"));
+    // point: float32 markers at 1 and 1 + 5.
+    assert_contains(
+        &d,
+        "|-0-|-1-|--4 bytes---|-6-|--4 bytes---|\n| 9X| ca| x          | ca| y          |\n",
+    );
+    assert_contains(&d, "Size of a `point` record: 11 bytes.\n");
+    assert!(d.ends_with(&format!("Encoded length: {PROBE_LENGTH} bytes.\n")));
+    for line in d.lines() {
+        assert_eq!(line, line.trim_end());
+    }
+    // The record alone, as a bound struct's documentation shows it.
+    let operand = record_diagram(&l, &l.record_type("operand").unwrap().record);
+    assert!(operand.starts_with("|-0-|--2 bytes---|"));
+    assert!(operand.ends_with(&format!("Encoded length: {OPERAND_LENGTH} bytes.\n")));
+}
+
+#[test]
+fn probe_table_says_where_offsets_stop() {
+    let l = probe();
+    let table = formulas(&l, root(&l));
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .skip(2)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect())
+        .collect();
+    assert_eq!(rows[1], ["(container)", "map", "0", "1", "-"]);
+    assert_eq!(rows[2], ["version", "int", "1", "9", "9"]);
+    assert_eq!(rows[5], ["offset", "int", "34", "7 + int(offset)", "-"]);
+    assert_eq!(rows[6], ["npoints", "fixint", "-", "9", "-"]);
+    assert_eq!(
+        rows[10],
+        ["note (optional)", "str", "-", "5 + hdr(note) + len(note)", "-"]
+    );
+    assert_eq!(rows[11], ["(total)", PROBE_LENGTH]);
+    assert!(table.contains("\nOffsets after `offset` depend on the values: it takes 7 + int(offset) bytes.\n"));
+    assert!(table.contains("Optional entries (`note`) are written only when present"));
+    assert!(table.contains("hdr(x) the size of the smallest header"));
+}
+
+/// Counts held by a canonical integer, a map of fixed keys and values, a fixext and a canonical
+/// bin, against python's msgpack.
+#[test]
+fn counts_maps_ext_and_bin_match_python_msgpack() {
+    let head = "[schema]\nmetalayer = \"mix\"\ndescription = \"d\"\nsource = \"s\"\n";
+    let text = format!(
+        "{head}[container]\nwire = \"fixarray\"\n\
+         [[entry]]\nname = \"n\"\nwire = \"int\"\nmin = 0\nmax = 1000\nlength_of = [\"xs\"]\n\
+         [[entry]]\nname = \"xs\"\nwire = \"array\"\ncount = \"n\"\nelement = {{ wire = \"int16\" }}\n\
+         [[entry]]\nname = \"offsets\"\nwire = \"map16\"\nkey_type = {{ wire = \"fixstr\" }}\nvalue_type = {{ wire = \"int32\" }}\n\
+         [[entry]]\nname = \"code\"\nwire = \"fixext4\"\next_type = 3\n\
+         [[entry]]\nname = \"blob\"\nwire = \"bin\"\n"
+    );
+    let l = parse("mix_v0", &text).unwrap_or_else(|d| panic!("{d}"));
+    // fixarray (1), fixext4 (marker, type, 4 bytes: 6), the map16 header (3); n's smallest int;
+    // 3 bytes per int16 element, counted by n; xs's header the smallest for n (1 or 3); per
+    // pair a fixstr key (1 + its bytes) and an int32 (5); blob's smallest bin header and bytes.
+    let length = length_formula(&l);
+    assert_eq!(
+        length.to_string(),
+        "10 + 3*n + int(n) + hdr(xs) + Σ(6 + len(offsets[i].key)) + hdr(blob) + len(blob)"
+    );
+    let value = |n: usize, keys: &[usize], blob: usize| {
+        Value::Record(vec![
+            Some(Value::Int(n as i128)),
+            Some(Value::Array(vec![Value::Other; n])),
+            Some(Value::Map(
+                keys.iter().map(|&k| (Value::Bytes(k), Value::Other)).collect(),
+            )),
+            Some(Value::Other),
+            Some(Value::Bytes(blob)),
+        ])
+    };
+    // python: 0x95, msgpack.packb(n), the array header packb writes for n elements, n times
+    // 0xd1 + 2 bytes, 0xde + 2-byte count and per key 0xa0 + len, key, 0xd2 + 4 bytes,
+    // packb(ExtType(3, 4 bytes)), packb(bytes, use_bin_type=True).
+    for (n, keys, blob, python) in [
+        (0, &[][..], 0, 14),
+        (2, &[1, 2][..], 3, 38),
+        (200, &[1, 1, 1][..], 300, 939),
+        (16, &[0][..], 70_000, 70_073),
+    ] {
+        assert_eq!(length.eval_value(&l, &value(n, keys, blob)), Some(python), "n {n}");
+    }
+    let d = diagram(&l);
+    assert_contains(
+        &d,
+        "+--[msgpack] int, the smallest encoding: 1, 2, 3, 5 or 9 bytes for the length of xs (n, 0..=1000)\n",
+    );
+    assert_contains(
+        &d,
+        "The `offsets` section: X pairs, each a key, a fixstr, and a value, an int32:\n",
+    );
+    assert_contains(&d, "| aX| offsets[i].key_string | d2| offsets[i].value |\n");
+    assert_contains(&d, "| d6| 03| code       | blob_header    | blob_bytes |\n");
+    assert_contains(&d, "+--[msgpack] ext type 3\n");
+}
+
+/// A hand-built layout whose record type contains itself (the checker refuses such schemas, but
+/// the model's fields are public): sizes, evaluation and the diagram end.
+#[test]
+fn a_type_that_contains_itself_ends() {
+    let mut l = probe();
+    let operand = l.types.iter().position(|t| t.name == "operand").unwrap();
+    let mut inner = l.types[operand].record.entries[2].clone();
+    inner.name = "inner".into();
+    inner.key = Some("inner".into());
+    inner.node.ty = Type::Ref(operand);
+    l.types[operand].record.entries.push(inner.clone());
+    inner.name = "again".into();
+    inner.key = Some("again".into());
+    l.types[operand].record.entries.push(inner);
+    let record = &l.types[operand].record;
+    assert_eq!(
+        size::of_record(&l, record, &Place::root()).to_string(),
+        // 26, and the keys "inner" and "again" (1 + 5 bytes each).
+        "38 + hdr(kind) + len(kind) + size(inner) + size(again)"
+    );
+    assert!(diagram(&l).contains("`operand` record, drawn in its own section (inner)"));
+    // Evaluating on a finite value ends too: the value runs out first.
+    let value = Value::Record(vec![Some(Value::Bytes(1)), Some(Value::Int(1)), Some(Value::Other)]);
+    assert_eq!(size::of_record(&l, record, &Place::root()).eval_value(&l, &value), None);
+}
