@@ -114,7 +114,7 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
                 continue;
             }
         };
-        let layout = match resolve::layout(&source) {
+        let layout = match resolve::layout(&source, manifest_dir) {
             Ok((layout, _)) => layout,
             Err(messages) => {
                 errors.extend(messages.into_iter().map(|m| Error::new(schema.lit().span(), m)));

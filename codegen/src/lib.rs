@@ -106,7 +106,7 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
             return with_errors(&input, &[Error::new(schema.lit().span(), message)], fallback());
         }
     };
-    let (layout, included) = match resolve::layout(&source) {
+    let (layout, included) = match resolve::layout(&source, manifest_dir) {
         Ok(found) => found,
         Err(messages) => {
             let errors: Vec<_> = messages

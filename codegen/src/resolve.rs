@@ -114,7 +114,7 @@ fn list_schemas(dir: &Path) -> Vec<String> {
 /// means the built-in, anything else a file relative to the schema that names it. Errors are
 /// rendered with the file, line and column. Also returns the files read, for the generated code
 /// to track.
-pub(crate) fn layout(source: &Source) -> Result<(Layout, Vec<PathBuf>), Vec<String>> {
+pub(crate) fn layout(source: &Source, manifest_dir: &Path) -> Result<(Layout, Vec<PathBuf>), Vec<String>> {
     let mut read: Vec<PathBuf> = Vec::new();
     let main = metalayer_layout::Source {
         name: source.name.clone(),
@@ -136,7 +136,9 @@ pub(crate) fn layout(source: &Source) -> Result<(Layout, Vec<PathBuf>), Vec<Stri
         };
         let dir = Path::new(from_path).parent().unwrap_or(Path::new("."));
         let path = dir.join(reference);
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+        // Messages show paths as the attribute's are written: relative to the crate.
+        let shown = path.strip_prefix(manifest_dir).unwrap_or(&path).display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
         read.push(path.clone());
         Ok(metalayer_layout::Source {
             name: reference.to_string(),
@@ -147,7 +149,21 @@ pub(crate) fn layout(source: &Source) -> Result<(Layout, Vec<PathBuf>), Vec<Stri
     let layout = metalayer_layout::parse_with(main, &mut loader).map_err(|diags| {
         diags
             .iter()
-            .map(|d| format!("schema error: {}", d.render(&source.display, &source.text)))
+            .map(|d| {
+                let mut d = d.clone();
+                if let Some(origin) = &mut d.origin
+                    && let Some(path) = &origin.path
+                {
+                    origin.path = Some(
+                        Path::new(path)
+                            .strip_prefix(manifest_dir)
+                            .unwrap_or(Path::new(path))
+                            .display()
+                            .to_string(),
+                    );
+                }
+                format!("schema error: {}", d.render(&source.display, &source.text))
+            })
             .collect::<Vec<_>>()
     })?;
     Ok((layout, read))

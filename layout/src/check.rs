@@ -1144,11 +1144,16 @@ impl NodeCx<'_> {
             && let Some(max) = w.max_len()
             && len as u64 > max
         {
-            cx.error(
-                file,
-                span,
-                format!("{what} of {len} bytes does not fit {} (at most {max} bytes)", w.name()),
-            );
+            cx.error(file, span, {
+                let unit = match w.family() {
+                    Family::Array | Family::Map => "elements",
+                    _ => "bytes",
+                };
+                format!(
+                    "{what} of {len} {unit} does not fit {} (at most {max} {unit})",
+                    w.name()
+                )
+            });
         }
     }
 

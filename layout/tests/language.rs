@@ -277,7 +277,7 @@ fn include_cycles_are_errors() {
 #[test]
 fn extends_appends_entries() {
     let text = format!(
-        "{HEAD}extends = \"b2nd_v1\"\n[container]\nwire = \"fixarray\"\nmarker = 0x98\n[[entry]]\nname = \"extra\"\nwire = \"int\"\noptional = true\n"
+        "{HEAD}extends = \"b2nd_v1\"\n[container]\nwire = \"fixarray\"\n[[entry]]\nname = \"extra\"\nwire = \"int\"\noptional = true\n"
     );
     let layout = parse("b2nd_v2", &text).unwrap_or_else(|d| panic!("{d:#?}"));
     let root = layout.root_record().expect("record");
