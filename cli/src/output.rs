@@ -1,6 +1,5 @@
 //! Writing to stdout and stderr without panicking, and remembering whether anything failed.
 
-use std::error::Error;
 use std::fmt;
 use std::io::{self, Write};
 
@@ -32,9 +31,10 @@ impl fmt::Display for Stop {
     }
 }
 
+#[cfg(feature = "inspect")]
 /// An error's message followed by those of its sources, each after `: `, as the command shows
 /// errors: `cannot read x.b2nd: No such file or directory (os error 2)`.
-pub fn chain(error: &dyn Error) -> String {
+pub fn chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(e) = source {
@@ -93,7 +93,7 @@ impl Out {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "inspect"))]
 mod tests {
     use super::chain;
 
