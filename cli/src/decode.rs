@@ -117,7 +117,7 @@ pub fn run(out: &mut Out, input: &Path, schema: Option<&SchemaArg>, hex: bool, j
     let layout = match schema.map(SchemaArg::load).transpose() {
         Ok(layout) => layout,
         Err(e) => {
-            out.error(e);
+            e.report(out);
             return Ok(());
         }
     };

@@ -22,7 +22,7 @@ pub fn run(out: &mut Out, schema: &SchemaArg, output: Option<&Path>, json: &str)
     let layout = match schema.load() {
         Ok(layout) => layout,
         Err(e) => {
-            out.error(e);
+            e.report(out);
             return Ok(());
         }
     };

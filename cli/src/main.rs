@@ -153,8 +153,8 @@ fn schemas(out: &mut Out, json: bool) -> Result<(), Stop> {
 fn diagram(out: &mut Out, schema: &SchemaArg) -> Result<(), Stop> {
     match schema.load() {
         Ok(layout) => out.print(&render::diagram(&layout)),
-        Err(message) => {
-            out.error(message);
+        Err(e) => {
+            e.report(out);
             Ok(())
         }
     }

@@ -87,6 +87,14 @@ impl Out {
         let _ = writeln!(io::stderr().lock(), "metalayer: {message}");
     }
 
+    /// Reports errors that name their own place (`path:line:column: message`, as compilers
+    /// print them) on stderr, as they are, and marks the run as failed.
+    pub fn located_errors(&mut self, text: &str) {
+        self.failed = true;
+        let _ = self.stdout.flush();
+        let _ = writeln!(io::stderr().lock(), "{text}");
+    }
+
     /// Whether an error was reported.
     pub fn failed(&self) -> bool {
         self.failed

@@ -8,6 +8,8 @@ use std::sync::OnceLock;
 use metalayer_layout::{BUILTINS, Layout, Source};
 use metalayer_runtime::{Candidate, DispatchError};
 
+use crate::output::Out;
+
 /// Layouts stored under another metalayer name than their own, with the reason: dispatch by
 /// name tries them there too.
 const ALSO_STORED_UNDER: &[(&str, &str)] = &[
@@ -95,23 +97,42 @@ impl SchemaArg {
         ))
     }
 
-    /// The checked layout; for a file that does not check, every problem as
-    /// `path:line:column: message` with the line underlined.
-    pub fn load(&self) -> Result<Layout, String> {
+    /// The checked layout.
+    pub fn load(&self) -> Result<Layout, LoadError> {
         match self {
             SchemaArg::Builtin(name) => builtin(name)
                 .cloned()
-                .ok_or_else(|| format!("{name}: the built-in schema does not check")),
+                .ok_or_else(|| LoadError::Read(format!("{name}: the built-in schema does not check"))),
             SchemaArg::File(path) => load_file(path),
+        }
+    }
+}
+
+/// Why a schema did not load.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadError {
+    /// The file could not be read.
+    Read(String),
+    /// The schema does not check: every problem as `path:line:column: message`, with the line
+    /// underlined.
+    Schema(String),
+}
+
+impl LoadError {
+    /// Reports the error on stderr; the problems of a schema start their lines with their place.
+    pub fn report(&self, out: &mut Out) {
+        match self {
+            LoadError::Read(message) => out.error(message),
+            LoadError::Schema(problems) => out.located_errors(problems),
         }
     }
 }
 
 /// Reads and checks a schema file. The files it extends or includes are built-in names or paths
 /// relative to the directory of the file that names them.
-pub fn load_file(path: &Path) -> Result<Layout, String> {
+pub fn load_file(path: &Path) -> Result<Layout, LoadError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Read(format!("cannot read {shown}: {e}")))?;
     let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or(&shown).to_owned();
     let source = Source {
         name,
@@ -119,11 +140,13 @@ pub fn load_file(path: &Path) -> Result<Layout, String> {
         text: text.clone(),
     };
     metalayer_layout::parse_with(source, &mut load_reference).map_err(|errors| {
-        errors
-            .iter()
-            .map(|e| e.render(&shown, &text))
-            .collect::<Vec<_>>()
-            .join("\n")
+        LoadError::Schema(
+            errors
+                .iter()
+                .map(|e| e.render(&shown, &text))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
     })
 }
 

@@ -46,3 +46,6 @@ fn float_encoding(wire: Wire, value: f64) -> Vec<u8> {
     }
     bytes
 }
+
+#[cfg(test)]
+mod tests;
