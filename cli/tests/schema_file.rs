@@ -82,11 +82,13 @@ const FIELDS: &str = r#"{"version":1,"scale":0.5,"ratio":0.1,"enabled":true,"gri
 /// The bytes of FIELDS: python's msgpack for the map, with the fixed-width float32 and int16
 /// packed by hand (`msgpack.packb` writes a float64 and the smallest integer instead):
 ///
+/// ```sh
 /// python3 -c 'import msgpack, struct; p = msgpack.packb; print((b"\x88" + p("version") + p(1)
-/// + p("scale") + p(0.5) + p("ratio") + b"\xca" + struct.pack(">f", 0.1) + p("enabled") +
-/// p(True) + p("grid") + p([[1, 2], [3]]) + p("npoints") + p(2) + p("points") + b"\x92" +
-/// b"\x92" + p(-1) + b"\xd1" + struct.pack(">h", 300) + b"\x92" + p(70000) + b"\xd1" +
-/// struct.pack(">h", -2) + p("label") + p("hi")).hex())'
+///   + p("scale") + p(0.5) + p("ratio") + b"\xca" + struct.pack(">f", 0.1) + p("enabled")
+///   + p(True) + p("grid") + p([[1, 2], [3]]) + p("npoints") + p(2) + p("points") + b"\x92"
+///   + b"\x92" + p(-1) + b"\xd1" + struct.pack(">h", 300) + b"\x92" + p(70000) + b"\xd1"
+///   + struct.pack(">h", -2) + p("label") + p("hi")).hex())'
+/// ```
 const BYTES: &str = "88a776657273696f6e01a57363616c65cb3fe0000000000000a5726174696fca3dcccccda7656e61626c6564c3a467726964929201029103a76e706f696e747302a6706f696e74739292ffd1012c92ce00011170d1fffea56c6162656ca26869";
 
 /// The same without the label: the same python line with `b"\x87"` first and the last two

@@ -76,12 +76,14 @@ fn scalars() -> Layout {
     layout("scalars_v0", &body)
 }
 
+/// ```sh
 /// python3 -c 'import msgpack, struct; p = msgpack.packb; print((b"\xdc\x00\x10" + b"\xc0" +
-/// p(False) + p(True) + b"\xcc" + struct.pack(">B", 255) + b"\xcd" + struct.pack(">H", 65535) +
-/// b"\xce" + struct.pack(">I", 4294967295) + b"\xcf" + struct.pack(">Q", 2**64 - 1) + b"\xd0" +
-/// struct.pack(">b", -128) + b"\xd1" + struct.pack(">h", -32768) + b"\xd2" + struct.pack(">i",
-/// -2**31) + b"\xd3" + struct.pack(">q", -2**63) + p(-32) + p(127) + p(-33) + b"\xca" +
-/// struct.pack(">f", -1.5) + p(1e-300)).hex())'
+///   p(False) + p(True) + b"\xcc" + struct.pack(">B", 255) + b"\xcd" + struct.pack(">H", 65535)
+///   + b"\xce" + struct.pack(">I", 4294967295) + b"\xcf" + struct.pack(">Q", 2**64 - 1) +
+///   b"\xd0" + struct.pack(">b", -128) + b"\xd1" + struct.pack(">h", -32768) + b"\xd2" +
+///   struct.pack(">i", -2**31) + b"\xd3" + struct.pack(">q", -2**63) + p(-32) + p(127) + p(-33)
+///   + b"\xca" + struct.pack(">f", -1.5) + p(1e-300)).hex())'
+/// ```
 const SCALARS: &str = "dc0010c0c2c3ccffcdffffceffffffffcfffffffffffffffffd080d18000d280000000d38000000000000000e07fd0dfcabfc00000cb01a56e1fc2f8f359";
 
 #[test]
@@ -254,11 +256,16 @@ ext_type = 5
     )
 }
 
+/// The bytes, written by hand where python's `msgpack` cannot write them: a str8 for a short
+/// string, str that is not UTF-8, an ext of a negative type (`ExtType` takes 0..=127).
+///
+/// ```sh
 /// python3 -c 'import msgpack; p = msgpack.packb; print((b"\x8b" + p("fixed") + p("abc") +
-/// p("s8") + b"\xd9\x00" + p("s") + p("x" * 32) + p("magic") + p("MX") + p("raw") +
-/// b"\xa2\xff\x00" + p("raw8") + b"\xd9\x01\x80" + p("b") + p(b"\x01\x02") + p("b16") +
-/// b"\xc5\x00\x00" + p("e") + p(msgpack.ExtType(127, b"\x01\x02\x03\x04")) + p("e3") +
-/// b"\xc7\x03\x80abc" + p("fx") + p(msgpack.ExtType(5, b"\xaa"))).hex())'
+///   p("s8") + b"\xd9\x00" + p("s") + p("x" * 32) + p("magic") + p("MX") + p("raw") +
+///   b"\xa2\xff\x00" + p("raw8") + b"\xd9\x01\x80" + p("b") + p(b"\x01\x02") + p("b16") +
+///   b"\xc5\x00\x00" + p("e") + p(msgpack.ExtType(127, b"\x01\x02\x03\x04")) + p("e3") +
+///   b"\xc7\x03\x80abc" + p("fx") + p(msgpack.ExtType(5, b"\xaa"))).hex())'
+/// ```
 const BYTE_STRINGS: &str = "8ba56669786564a3616263a27338d900a173d9207878787878787878787878787878787878787878787878787878787878787878a56d61676963a24d58a3726177a2ff00a472617738d90180a162c4020102a3623136c50000a165d67f01020304a26533c70380616263a26678d405aa";
 
 #[test]
@@ -390,9 +397,11 @@ element = { wire = "array", element = { wire = "str" } }
     )
 }
 
+/// ```sh
 /// python3 -c 'import msgpack; p = msgpack.packb; print((b"\x97" + p(2) + p([1, 300]) +
-/// b"\x92\xd0\xff\xd0\x02" + p([True, False, True]) + p({"k": 1, "j": -1}) +
-/// p({1: "a", -1: "b"}) + p([["x"], []])).hex())'
+///   b"\x92\xd0\xff\xd0\x02" + p([True, False, True]) + p({"k": 1, "j": -1}) + p({1: "a", -1:
+///   "b"}) + p([["x"], []])).hex())'
+/// ```
 const SEQUENCES: &str = "97029201cd012c92d0ffd00293c3c2c382a16b01a16aff8201a161ffa1629291a17890";
 
 #[test]
