@@ -114,15 +114,19 @@ pub fn field_lines(fields: &Map<String, Value>) -> Vec<(String, String)> {
     fields.iter().map(|(k, v)| (k.clone(), json_text(v))).collect()
 }
 
-/// A layout's byte-layout diagram, then its offset and length formulas, as `metalayer-layout`
-/// renders them.
+/// A layout's byte-layout diagram, then the offsets and sizes of its top-level record, as
+/// `metalayer-layout` renders them.
 #[cfg(feature = "diagram")]
 pub fn diagram(layout: &metalayer_layout::Layout) -> String {
-    format!(
-        "{}\n\n{}\n",
-        metalayer_layout::diagram(layout).trim_end(),
-        metalayer_layout::formulas(layout).trim_end()
-    )
+    let diagram = metalayer_layout::diagram(layout);
+    match layout.root_record() {
+        Some(record) => format!(
+            "{}\n\n{}\n",
+            diagram.trim_end(),
+            metalayer_layout::formulas(layout, record).trim_end()
+        ),
+        None => format!("{}\n", diagram.trim_end()),
+    }
 }
 
 #[cfg(test)]

@@ -126,12 +126,11 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin)
-        .expect("stdin written");
+    // A command that fails before reading its input closes the pipe early.
+    match child.stdin.take().expect("stdin").write_all(stdin) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("stdin not written: {e}"),
+        _ => {}
+    }
     child.wait_with_output().expect("the binary ends")
 }
 
@@ -354,4 +353,31 @@ fn truncated_input_to_decode() {
         stderr(&out),
         "metalayer: <stdin>: sample_v0: at byte 0x49 in points: expected 10 more bytes, found 9\n"
     );
+}
+
+/// A schema whose value is not a record: decode prints it under "value" rather than "fields".
+#[test]
+fn a_schema_whose_value_is_a_list() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("list_v0.toml");
+    let text = "[schema]\nmetalayer = \"list\"\ndescription = \"floats\"\nsource = \"tests\"\n\n[value]\nwire = \"array\"\nelement = { wire = \"float32\" }\n";
+    std::fs::write(&path, text).expect("list_v0.toml");
+    let shown = arg(&path);
+    // python3 -c 'import struct; print((b"\x92\xca" + struct.pack(">f", 0.1) + b"\xca"
+    //   + struct.pack(">f", float("nan"))).hex())'
+    let bytes = "92ca3dcccccdca7fc00000";
+    let out = run(&["encode", "--schema", &shown, r#"[0.1, "NaN"]"#], b"");
+    assert_eq!(stdout(&out), format!("{bytes}\n"), "{}", stderr(&out));
+    let out = run(
+        &["decode", "--schema", &shown, "--hex", "--json", "-"],
+        bytes.as_bytes(),
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report.to_string(), r#"{"schema":"list_v0","value":[0.1,"NaN"]}"#);
+    let out = run(&["decode", "--schema", &shown, "--hex", "-"], bytes.as_bytes());
+    assert_eq!(stdout(&out), "list_v0  11 bytes\n  value:  [0.1, \"NaN\"]\n");
+    if cfg!(feature = "diagram") {
+        let out = run(&["diagram", &shown], b"");
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
 }
