@@ -74,7 +74,7 @@ pub fn as_f64(value: &Value) -> Option<f64> {
     }
 }
 
-/// The float32 that [`f32`] prints as `value`, or else the float32 nearest to `value`; `None`
+/// The float32 that [`f32()`] prints as `value`, or else the float32 nearest to `value`; `None`
 /// when a finite `value` lies beyond float32's range.
 ///
 /// Rounding the float64 to a float32 would be enough but for the rare decimals that lie a hair
