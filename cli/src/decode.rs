@@ -4,15 +4,17 @@ use std::fmt::Write as _;
 use std::io::Read;
 use std::path::Path;
 
-use metalayer::{Candidate, Known};
+use metalayer_layout::Layout;
 use serde_json::{Map, Value};
 
 use crate::output::{Out, Stop};
 use crate::render;
-use crate::schema::Schema;
+use crate::schema::{self, SchemaArg};
+use crate::value;
 
-/// The most bytes read from the input: a metalayer lives in a frame header, at most 64 MiB.
-const MAX_INPUT: u64 = metalayer::frame::MAX_HEADER_LEN as u64;
+/// The most bytes read from the input: a metalayer lives in a frame header, which the frame
+/// reader caps at 64 MiB (`metalayer::frame::MAX_HEADER_LEN`).
+const MAX_INPUT: u64 = 1 << 26;
 
 /// Reads all of `input` (`-` is stdin), at most [`MAX_INPUT`] bytes.
 pub fn read_input(input: &Path) -> Result<Vec<u8>, String> {
@@ -39,26 +41,29 @@ pub fn shown(input: &Path) -> String {
     }
 }
 
-/// Decodes with `schema`, or with the built-in layout whose fixed prefix fits the bytes.
-pub fn decode(bytes: &[u8], schema: Option<Schema>) -> Result<(&'static str, Map<String, Value>), String> {
-    if let Some(schema) = schema {
-        let fields = schema.decode(bytes).map_err(|e| e.to_string())?;
-        return Ok((schema.name(), fields));
-    }
-    // Dispatch on the layout alone: the first candidate whose prefix fits, under whatever name
-    // it is stored; `Known::decode` under that name picks that same candidate.
-    let Some(candidate) = Known::CANDIDATES.iter().find(|c| c.accepts(bytes)) else {
-        return Err(no_layout_fits(Known::CANDIDATES, bytes));
+/// Decodes all of `bytes` with `layout`, or with the built-in layout whose fixed prefix fits
+/// them; returns the layout's schema name and the value.
+pub fn decode(bytes: &[u8], layout: Option<&Layout>) -> Result<(String, Value), String> {
+    let layout = match layout {
+        Some(layout) => layout,
+        // Dispatch on the layout alone: the first built-in whose prefix fits, whatever name
+        // it is stored under.
+        None => match schema::candidates().iter().find(|c| c.accepts(bytes)) {
+            Some(c) => {
+                schema::builtin(c.schema).ok_or_else(|| format!("{}: the built-in schema does not check", c.schema))?
+            }
+            None => return Err(no_layout_fits(bytes)),
+        },
     };
-    let known = Known::decode(candidate.metalayer, bytes).map_err(|e| e.to_string())?;
-    Ok((known.schema(), render::fields_json(&known)))
+    let value = value::decode_all(layout, bytes).map_err(|e| e.to_string())?;
+    Ok((layout.schema.clone(), value))
 }
 
-/// Says, for each distinct schema, the first byte of its fixed prefix that the input breaks.
-fn no_layout_fits(candidates: &[Candidate], bytes: &[u8]) -> String {
+/// Says, for each built-in layout, the first byte of its fixed prefix that the input breaks.
+fn no_layout_fits(bytes: &[u8]) -> String {
     let mut text = String::from("no built-in layout fits:");
     let mut seen: Vec<&str> = Vec::new();
-    for c in candidates {
+    for c in schema::candidates() {
         if seen.contains(&c.schema) {
             continue;
         }
@@ -87,8 +92,35 @@ fn no_layout_fits(candidates: &[Candidate], bytes: &[u8]) -> String {
     text
 }
 
+/// The JSON report of a decoded value: `{"schema", "fields": {...}}` for a record, whose
+/// entries are the fields, `{"schema", "value": ...}` for any other value.
+pub fn report(schema: &str, value: Value) -> Value {
+    let mut report = Map::new();
+    report.insert("schema".to_owned(), Value::String(schema.to_owned()));
+    match value {
+        Value::Object(fields) => report.insert("fields".to_owned(), Value::Object(fields)),
+        other => report.insert("value".to_owned(), other),
+    };
+    Value::Object(report)
+}
+
+/// The text lines of a decoded value: one per entry of a record, else one `value` line.
+pub fn lines(value: &Value) -> Vec<(String, String)> {
+    match value {
+        Value::Object(fields) => render::field_lines(fields),
+        other => vec![("value".to_owned(), render::json_text(other))],
+    }
+}
+
 /// Runs `decode` on one input.
-pub fn run(out: &mut Out, input: &Path, schema: Option<Schema>, hex: bool, json: bool) -> Result<(), Stop> {
+pub fn run(out: &mut Out, input: &Path, schema: Option<&SchemaArg>, hex: bool, json: bool) -> Result<(), Stop> {
+    let layout = match schema.map(SchemaArg::load).transpose() {
+        Ok(layout) => layout,
+        Err(e) => {
+            e.report(out);
+            return Ok(());
+        }
+    };
     let shown = shown(input);
     let bytes = match read_input(input) {
         Ok(bytes) => bytes,
@@ -111,7 +143,7 @@ pub fn run(out: &mut Out, input: &Path, schema: Option<Schema>, hex: bool, json:
     } else {
         bytes
     };
-    let (schema, fields) = match decode(&bytes, schema) {
+    let (schema, value) = match decode(&bytes, layout.as_ref()) {
         Ok(decoded) => decoded,
         Err(e) => {
             out.error(format_args!("{shown}: {e}"));
@@ -119,15 +151,12 @@ pub fn run(out: &mut Out, input: &Path, schema: Option<Schema>, hex: bool, json:
         }
     };
     let text = if json {
-        let mut report = Map::new();
-        report.insert("schema".to_owned(), Value::String(schema.to_owned()));
-        report.insert("fields".to_owned(), Value::Object(fields));
-        render::pretty_json(&Value::Object(report))
+        render::pretty_json(&report(&schema, value))
     } else {
         let len = bytes.len();
         let unit = if len == 1 { "byte" } else { "bytes" };
         let mut text = format!("{schema}  {len} {unit}\n");
-        render::write_lines(&mut text, 2, &render::field_lines(&fields));
+        render::write_lines(&mut text, 2, &lines(&value));
         text
     };
     out.print(&text)
@@ -142,10 +171,10 @@ mod tests {
         let caterva = [
             0x95, 0x00, 0x01, 0x91, 0xd3, 0, 0, 0, 0, 0, 0, 0, 4, 0x91, 0xd2, 0, 0, 0, 2, 0x91, 0xd2, 0, 0, 0, 1,
         ];
-        let (schema, fields) = decode(&caterva, None).unwrap_or(("", Map::new()));
+        let (schema, fields) = decode(&caterva, None).unwrap_or_default();
         assert_eq!(schema, "caterva_v0");
         assert_eq!(
-            Value::Object(fields).to_string(),
+            fields.to_string(),
             r#"{"version":0,"ndim":1,"shape":[4],"chunkshape":[2],"blockshape":[1]}"#
         );
     }

@@ -4,19 +4,18 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use metalayer::frame::{self, FrameError, FrameMetalayer};
-use metalayer::{DispatchError, Known};
+use metalayer_runtime::DispatchError;
 use serde_json::{Map, Value};
 
+use crate::msgpack;
 use crate::output::{Out, Stop, chain};
-use crate::render;
+use crate::{render, schema, value};
 
 /// What one metalayer turned out to be.
 enum Content {
-    /// A `b2nd` or `caterva` metalayer, decoded with the schema that fits it.
-    Known {
-        schema: &'static str,
-        fields: Map<String, Value>,
-    },
+    /// A metalayer stored under the name of a built-in layout (`b2nd`, `caterva`), decoded
+    /// with the one whose fixed prefix fits it.
+    Known { schema: &'static str, value: Value },
     /// A known name whose bytes do not decode.
     Failed { error: String },
     /// Any other name: raw bytes, and the msgpack value when they are one.
@@ -24,13 +23,16 @@ enum Content {
 }
 
 fn classify(m: &FrameMetalayer) -> Content {
-    match Known::decode(&m.name, &m.content) {
-        Ok(known) => Content::Known {
-            schema: known.schema(),
-            fields: render::fields_json(&known),
+    match schema::select(&m.name, &m.content) {
+        Ok(layout) => match value::decode_all(layout, &m.content) {
+            Ok(value) => Content::Known {
+                schema: layout.schema.as_str(),
+                value,
+            },
+            Err(e) => Content::Failed { error: chain(&e) },
         },
         Err(DispatchError::UnknownName { .. }) => Content::Other {
-            msgpack: render::msgpack_value(&m.content),
+            msgpack: msgpack::msgpack_value(&m.content),
         },
         Err(e) => Content::Failed { error: chain(&e) },
     }
@@ -97,9 +99,10 @@ fn json_report(path: &str, metalayers: &[FrameMetalayer], contents: &[Content]) 
             entry.insert("name".to_owned(), Value::String(m.name.clone()));
             entry.insert("len".to_owned(), Value::from(m.content.len()));
             match content {
-                Content::Known { schema, fields } => {
-                    entry.insert("schema".to_owned(), Value::String((*schema).to_owned()));
-                    entry.insert("fields".to_owned(), Value::Object(fields.clone()));
+                Content::Known { schema, value } => {
+                    if let Value::Object(report) = crate::decode::report(schema, value.clone()) {
+                        entry.extend(report);
+                    }
                 }
                 Content::Failed { error } => {
                     entry.insert("hex".to_owned(), Value::String(render::hex(&m.content)));
@@ -108,7 +111,7 @@ fn json_report(path: &str, metalayers: &[FrameMetalayer], contents: &[Content]) 
                 Content::Other { msgpack } => {
                     entry.insert("hex".to_owned(), Value::String(render::hex(&m.content)));
                     if let Some(value) = msgpack {
-                        entry.insert("msgpack".to_owned(), render::msgpack_json(value));
+                        entry.insert("msgpack".to_owned(), msgpack::msgpack_json(value));
                     }
                 }
             }
@@ -144,7 +147,7 @@ fn write_text(out: &mut String, path: &Path, metalayers: &[FrameMetalayer], cont
         };
         let _ = writeln!(out, "  {:<name_width$}  {len:>len_width$} {unit}  {what}", m.name);
         let lines = match content {
-            Content::Known { fields, .. } => render::field_lines(fields),
+            Content::Known { value, .. } => crate::decode::lines(value),
             Content::Failed { error } => vec![
                 ("error".to_owned(), error.clone()),
                 ("hex".to_owned(), render::hex(&m.content)),
@@ -152,7 +155,7 @@ fn write_text(out: &mut String, path: &Path, metalayers: &[FrameMetalayer], cont
             Content::Other { msgpack } => {
                 let mut lines = Vec::new();
                 if let Some(value) = msgpack {
-                    lines.push(("value".to_owned(), render::msgpack_text(value)));
+                    lines.push(("value".to_owned(), msgpack::msgpack_text(value)));
                 }
                 lines.push(("hex".to_owned(), render::hex(&m.content)));
                 lines

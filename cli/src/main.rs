@@ -3,9 +3,13 @@
 //! - `metalayer inspect [--json] PATH...`: every metalayer of contiguous frame files and
 //!   sparse-frame directories, in stored order; `b2nd` and `caterva` decoded entry by entry with
 //!   the layout that fits their bytes, other metalayers as hex and, when they are msgpack, decoded.
-//! - `metalayer decode [--schema NAME] [--hex] [--json] FILE|-`: one metalayer's bytes decoded.
-//! - `metalayer encode --schema NAME [-o FILE] JSON|-`: the exact bytes of a metalayer.
+//! - `metalayer decode [--schema SCHEMA] [--hex] [--json] FILE|-`: one metalayer's bytes decoded.
+//! - `metalayer encode --schema SCHEMA [-o FILE] JSON|-`: the exact bytes of a metalayer.
+//! - `metalayer diagram SCHEMA`: a schema's byte layout.
 //! - `metalayer schemas [--json]`: the built-in schemas.
+//!
+//! SCHEMA is a built-in name or the path of a schema file; values of any schema are decoded and
+//! encoded by walking its layout model (`value`), with the JSON conventions of the README.
 //!
 //! Exit status: 0 when everything decoded, 1 when anything failed (each failure is reported on
 //! stderr, naming the path, the byte offset and the entry; other paths are still reported), 2 for
@@ -13,10 +17,14 @@
 
 mod decode;
 mod encode;
+#[cfg(feature = "inspect")]
 mod inspect;
+#[cfg(feature = "inspect")]
+mod msgpack;
 mod output;
 mod render;
 mod schema;
+mod value;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,7 +33,7 @@ use clap::{Parser, Subcommand};
 use serde_json::{Map, Value};
 
 use crate::output::{Out, Stop};
-use crate::schema::Schema;
+use crate::schema::SchemaArg;
 
 /// Inspect, decode and encode the msgpack metalayers (b2nd, caterva) of Blosc2 files.
 #[derive(Debug, Parser)]
@@ -37,6 +45,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    #[cfg(feature = "inspect")]
     /// List every metalayer of Blosc2 frames, decoding b2nd/caterva and msgpack user metalayers.
     ///
     /// With --json, prints one array for all paths: [{"path", "metalayers": [{"name", "len",
@@ -53,15 +62,17 @@ enum Command {
     },
     /// Decode one metalayer's raw bytes and print every entry.
     ///
-    /// Without --schema, the layout is chosen from the bytes' fixed prefix alone.
+    /// Without --schema, the layout is chosen among the built-ins from the bytes' fixed prefix
+    /// alone.
     Decode {
-        /// Decode with this built-in schema.
-        #[arg(long, value_name = "NAME")]
-        schema: Option<Schema>,
+        /// Decode with this schema: a built-in name or the path of a schema file.
+        #[arg(long, value_name = "SCHEMA", value_parser = SchemaArg::parse)]
+        schema: Option<SchemaArg>,
         /// The input is hex text (as `encode` prints) rather than raw bytes.
         #[arg(long)]
         hex: bool,
-        /// Print {"schema": ..., "fields": {...}} as JSON instead of text.
+        /// Print {"schema": ..., "fields": {...}} as JSON instead of text ("value" instead of
+        /// "fields" for a schema whose value is not a record).
         #[arg(long)]
         json: bool,
         /// The file holding the bytes, or - for stdin.
@@ -70,12 +81,13 @@ enum Command {
     },
     /// Encode entries given as a JSON object, and print the bytes as hex or write them to a file.
     ///
-    /// Constants and lengths (version, ndim) may be left out; given, they must match.
+    /// Constants and lengths (version, ndim) may be left out; given, they must match. The JSON
+    /// form of each value is the one `decode --json` prints.
     #[command(after_help = ENCODE_EXAMPLE)]
     Encode {
-        /// The built-in schema to encode with.
-        #[arg(long, value_name = "NAME")]
-        schema: Schema,
+        /// The schema to encode with: a built-in name or the path of a schema file.
+        #[arg(long, value_name = "SCHEMA", value_parser = SchemaArg::parse)]
+        schema: SchemaArg,
         /// Write the raw bytes to this file (- for stdout) instead of printing hex.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
@@ -83,11 +95,12 @@ enum Command {
         #[arg(value_name = "JSON")]
         entries: String,
     },
+    #[cfg(feature = "diagram")]
     /// Print a schema's byte-layout diagram, offsets and length formula.
     Diagram {
         /// A built-in schema name (`b2nd_v1`) or the path of a schema file.
-        #[arg(value_name = "SCHEMA")]
-        schema: String,
+        #[arg(value_name = "SCHEMA", value_parser = SchemaArg::parse)]
+        schema: SchemaArg,
     },
     /// List the built-in schemas: name, metalayer name and description.
     Schemas {
@@ -136,63 +149,34 @@ fn schemas(out: &mut Out, json: bool) -> Result<(), Stop> {
 }
 
 /// Prints the diagram and formulas of a built-in schema or of a schema file.
-fn diagram(out: &mut Out, schema: &str) -> Result<(), Stop> {
-    let layout = match metalayer_layout::builtin(schema) {
-        Some(builtin) => metalayer_layout::parse(builtin.name, builtin.text)
-            .map_err(|errors| render_errors(&errors, &format!("schemas/{}.toml", builtin.name), builtin.text)),
-        None => {
-            let path = std::path::Path::new(schema);
-            let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or(schema);
-            match std::fs::read_to_string(path) {
-                Ok(text) => {
-                    metalayer_layout::parse(name, &text).map_err(|errors| render_errors(&errors, schema, &text))
-                }
-                Err(e) => {
-                    let builtins: Vec<&str> = metalayer_layout::BUILTINS.iter().map(|b| b.name).collect();
-                    Err(format!(
-                        "{schema}: not a built-in schema ({}) and not a readable file: {e}",
-                        builtins.join(", ")
-                    ))
-                }
-            }
-        }
-    };
-    match layout {
-        Ok(layout) => out.print(&format!(
-            "{}\n{}",
-            metalayer_layout::diagram(&layout).trim_end(),
-            format_args!("\n{}\n", metalayer_layout::formulas(&layout).trim_end())
-        )),
-        Err(message) => {
-            out.error(message);
+#[cfg(feature = "diagram")]
+fn diagram(out: &mut Out, schema: &SchemaArg) -> Result<(), Stop> {
+    match schema.load() {
+        Ok(layout) => out.print(&render::diagram(&layout)),
+        Err(e) => {
+            e.report(out);
             Ok(())
         }
     }
 }
 
-fn render_errors(errors: &[metalayer_layout::Diagnostic], path: &str, text: &str) -> String {
-    errors
-        .iter()
-        .map(|e| e.render(path, text))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
     match command {
+        #[cfg(feature = "inspect")]
         Command::Inspect { json, paths } => inspect::run(out, &paths, json)?,
         Command::Decode {
             schema,
             hex,
             json,
             input,
-        } => decode::run(out, &input, schema, hex, json)?,
+        } => decode::run(out, &input, schema.as_ref(), hex, json)?,
         Command::Encode {
             schema,
             output,
             entries,
-        } => encode::run(out, schema, output.as_deref(), &entries)?,
+        } => encode::run(out, &schema, output.as_deref(), &entries)?,
         Command::Schemas { json } => schemas(out, json)?,
+        #[cfg(feature = "diagram")]
         Command::Diagram { schema } => diagram(out, &schema)?,
     }
     out.flush()

@@ -1,6 +1,5 @@
 //! Writing to stdout and stderr without panicking, and remembering whether anything failed.
 
-use std::error::Error;
 use std::fmt;
 use std::io::{self, Write};
 
@@ -32,9 +31,10 @@ impl fmt::Display for Stop {
     }
 }
 
+#[cfg(feature = "inspect")]
 /// An error's message followed by those of its sources, each after `: `, as the command shows
 /// errors: `cannot read x.b2nd: No such file or directory (os error 2)`.
-pub fn chain(error: &dyn Error) -> String {
+pub fn chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(e) = source {
@@ -87,13 +87,21 @@ impl Out {
         let _ = writeln!(io::stderr().lock(), "metalayer: {message}");
     }
 
+    /// Reports errors that name their own place (`path:line:column: message`, as compilers
+    /// print them) on stderr, as they are, and marks the run as failed.
+    pub fn located_errors(&mut self, text: &str) {
+        self.failed = true;
+        let _ = self.stdout.flush();
+        let _ = writeln!(io::stderr().lock(), "{text}");
+    }
+
     /// Whether an error was reported.
     pub fn failed(&self) -> bool {
         self.failed
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "inspect"))]
 mod tests {
     use super::chain;
 
