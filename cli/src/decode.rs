@@ -46,28 +46,41 @@ pub fn shown(input: &Path) -> String {
 pub fn decode(bytes: &[u8], layout: Option<&Layout>) -> Result<(String, Value), String> {
     let layout = match layout {
         Some(layout) => layout,
-        // Dispatch on the layout alone: the first built-in whose prefix fits, whatever name
-        // it is stored under.
-        None => match schema::candidates().iter().find(|c| c.accepts(bytes)) {
-            Some(c) => {
-                schema::builtin(c.schema).ok_or_else(|| format!("{}: the built-in schema does not check", c.schema))?
+        // Dispatch on the bytes alone, whatever name the layout is stored under: among the
+        // built-ins whose fixed prefix says something (a layout that starts with a value, such
+        // as a single integer, fits any bytes), exactly one must fit.
+        None => {
+            let mut fitting: Vec<&str> = Vec::new();
+            for c in schema::candidates()
+                .iter()
+                .filter(|c| !c.prefix.is_empty() && c.accepts(bytes))
+            {
+                if !fitting.contains(&c.schema) {
+                    fitting.push(c.schema);
+                }
             }
-            None => return Err(no_layout_fits(bytes)),
-        },
+            match fitting[..] {
+                [one] => schema::builtin(one).ok_or_else(|| format!("{one}: the built-in schema does not check"))?,
+                [] => return Err(no_layout_fits(bytes)),
+                _ => {
+                    return Err(format!(
+                        "several built-in layouts fit the bytes ({}): name one with --schema",
+                        fitting.join(", ")
+                    ));
+                }
+            }
+        }
     };
     let value = value::decode_all(layout, bytes).map_err(|e| e.to_string())?;
     Ok((layout.schema.clone(), value))
 }
 
-/// Says, for each built-in layout, the first byte of its fixed prefix that the input breaks.
+/// Says, for each built-in layout, the first byte of its fixed prefix that the input breaks,
+/// layouts that expect the same there named together.
 fn no_layout_fits(bytes: &[u8]) -> String {
-    let mut text = String::from("no built-in layout fits:");
-    let mut seen: Vec<&str> = Vec::new();
-    for c in schema::candidates() {
-        if seen.contains(&c.schema) {
-            continue;
-        }
-        seen.push(c.schema);
+    // (offset, lo, hi, found) -> the schemas expecting it, in candidate order.
+    let mut groups: Vec<((usize, u8, u8, u8), Vec<&str>)> = Vec::new();
+    for c in schema::candidates().iter().filter(|c| !c.prefix.is_empty()) {
         let broken = c
             .prefix
             .iter()
@@ -75,19 +88,29 @@ fn no_layout_fits(bytes: &[u8]) -> String {
             .enumerate()
             .find(|&(_, (&(lo, hi), &b))| b < lo || b > hi);
         if let Some((offset, (&(lo, hi), &found))) = broken {
-            let sep = if seen.len() > 1 { ";" } else { "" };
-            // Writing to a String cannot fail.
-            let _ = if lo == hi {
-                write!(text, "{sep} {} expects {lo:#04x} at byte {offset:#04x}", c.schema)
-            } else {
-                write!(
-                    text,
-                    "{sep} {} expects {lo:#04x}..={hi:#04x} at byte {offset:#04x}",
-                    c.schema
-                )
-            };
-            let _ = write!(text, ", found {found:#04x}");
+            let key = (offset, lo, hi, found);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, schemas)) if !schemas.contains(&c.schema) => schemas.push(c.schema),
+                Some(_) => {}
+                None => groups.push((key, vec![c.schema])),
+            }
         }
+    }
+    let mut text = String::from("no built-in layout fits:");
+    for (i, ((offset, lo, hi, found), schemas)) in groups.iter().enumerate() {
+        let sep = if i > 0 { ";" } else { "" };
+        let expected = if lo == hi {
+            format!("{lo:#04x}")
+        } else {
+            format!("{lo:#04x}..={hi:#04x}")
+        };
+        // Writing to a String cannot fail.
+        let _ = write!(
+            text,
+            "{sep} {} expect{} {expected} at byte {offset:#04x}, found {found:#04x}",
+            schemas.join(", "),
+            if schemas.len() == 1 { "s" } else { "" }
+        );
     }
     text
 }

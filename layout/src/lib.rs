@@ -133,17 +133,12 @@ pub struct Builtin {
     pub text: &'static str,
 }
 
-/// The built-in schemas: c-blosc2's and caterva's array metalayers, oldest first, then
-/// python-blosc2's own metalayers (one schema per shape where a name has several).
+/// The built-in schemas of the array metalayers c-blosc2 and caterva write, oldest first. The
+/// command's dispatch chooses among them from a metalayer's name and bytes.
 ///
 /// ```
 /// let names: Vec<_> = metalayer_layout::BUILTINS.iter().map(|b| b.name).collect();
-/// assert_eq!(names[..3], ["caterva_v0", "b2nd_v0", "b2nd_v1"]);
-/// assert!(names.contains(&"b2o_v1"));
-/// // Every built-in parses.
-/// for b in metalayer_layout::BUILTINS {
-///     assert!(metalayer_layout::parse(b.name, b.text).is_ok(), "{}", b.name);
-/// }
+/// assert_eq!(names, ["caterva_v0", "b2nd_v0", "b2nd_v1"]);
 /// ```
 pub const BUILTINS: &[Builtin] = &[
     Builtin {
@@ -158,6 +153,24 @@ pub const BUILTINS: &[Builtin] = &[
         name: "b2nd_v1",
         text: include_str!("../schemas/b2nd_v1.toml"),
     },
+];
+
+/// The built-in schemas of python-blosc2's own metalayers (`b2o`, `LazyArray`, `proxy-source`,
+/// the container markers `batcharray`, `vlarray`, `listarray`, `b2embed`, `b2dict`, `b2tree`),
+/// one schema per shape where a name has several. They are built in by name, as
+/// [`BUILTINS`] are; several shapes stored under one name share their first bytes, so they are
+/// not among the layouts dispatch chooses from.
+///
+/// ```
+/// let names: Vec<_> = metalayer_layout::PYTHON_BLOSC2.iter().map(|b| b.name).collect();
+/// assert!(names.contains(&"b2o_v1"));
+/// assert!(metalayer_layout::builtin("lazyarray_v0").is_some());
+/// // Every built-in parses.
+/// for b in metalayer_layout::BUILTINS.iter().chain(metalayer_layout::PYTHON_BLOSC2) {
+///     assert!(metalayer_layout::parse(b.name, b.text).is_ok(), "{}", b.name);
+/// }
+/// ```
+pub const PYTHON_BLOSC2: &[Builtin] = &[
     Builtin {
         name: "b2o_v1",
         text: include_str!("../schemas/b2o_v1.toml"),
@@ -231,7 +244,7 @@ pub const BUILTINS: &[Builtin] = &[
 /// assert!(metalayer_layout::builtin("b2nd_v9").is_none());
 /// ```
 pub fn builtin(name: &str) -> Option<&'static Builtin> {
-    BUILTINS.iter().find(|b| b.name == name)
+    BUILTINS.iter().chain(PYTHON_BLOSC2).find(|b| b.name == name)
 }
 
 /// The checked layout of a built-in schema.

@@ -232,7 +232,7 @@ fn checks_report_what_and_where() {
         ),
         (
             "[container]\nwire = \"fixarray\"\n[[entry]]\nname = \"a\"\nwire = \"array16\"\ncount = 70000\nelement = { wire = \"nil\" }\n",
-            "a fixed count of 70000 bytes does not fit array16 (at most 65535 bytes)",
+            "a fixed count of 70000 elements does not fit array16 (at most 65535 elements)",
         ),
     ];
     for (body, message) in cases {
