@@ -78,8 +78,10 @@ pub fn decode(bytes: &[u8], layout: Option<&Layout>) -> Result<(String, Value), 
 /// Says, for each built-in layout, the first byte of its fixed prefix that the input breaks,
 /// layouts that expect the same there named together.
 fn no_layout_fits(bytes: &[u8]) -> String {
-    // (offset, lo, hi, found) -> the schemas expecting it, in candidate order.
-    let mut groups: Vec<((usize, u8, u8, u8), Vec<&str>)> = Vec::new();
+    /// Where a prefix breaks: offset, the range expected there, the byte found.
+    type Break = (usize, u8, u8, u8);
+    // Each break with the schemas that break there, in candidate order.
+    let mut groups: Vec<(Break, Vec<&str>)> = Vec::new();
     for c in schema::candidates().iter().filter(|c| !c.prefix.is_empty()) {
         let broken = c
             .prefix

@@ -12,11 +12,14 @@ use crate::error::Error;
 use crate::expand::Target;
 use crate::item::{Data, Field, Fields, Item, Type as FieldType};
 
+/// One slot per entry of a record: the field and its type, or `None` for a constant or a count.
+pub(crate) type Slots<'a> = Vec<Option<(&'a Field, TokenStream)>>;
+
 /// A struct bound to its target.
 pub(crate) enum Bound<'a> {
     /// One slot per entry, in entry order: the field and its type, or `None` for a constant
     /// or a count.
-    Record(Vec<Option<(&'a Field, TokenStream)>>),
+    Record(Slots<'a>),
     /// The one field of a tuple struct that holds a top-level value.
     Value(&'a FieldType),
 }
@@ -72,7 +75,7 @@ fn bind_record<'a>(
     record: &Record,
     fields: &[&'a Field],
     what: &str,
-) -> Result<Vec<Option<(&'a Field, TokenStream)>>, Vec<Error>> {
+) -> Result<Slots<'a>, Vec<Error>> {
     let mut errors = Vec::new();
     let mut slots = Vec::with_capacity(record.entries.len());
     for entry in &record.entries {

@@ -297,10 +297,7 @@ struct Gathered {
 }
 
 pub(crate) fn check(main: Source, loader: &mut Loader<'_>) -> Result<Layout, Vec<Diagnostic>> {
-    let main_table = match crate::parse::parse(&main.text) {
-        Ok(t) => t,
-        Err(diags) => return Err(diags),
-    };
+    let main_table = crate::parse::parse(&main.text)?;
     let mut cx = Ctx {
         stack: vec![main.name.clone()],
         files: vec![main],
