@@ -43,21 +43,92 @@
 //!
 //! # The attribute
 //!
-//! - `schema = "name"` names a built-in schema (`caterva_v0`, `b2nd_v0`, `b2nd_v1`) or else
-//!   `schemas/name.toml` in the crate that uses it (under `CARGO_MANIFEST_DIR`). A crate file
-//!   named like a built-in is an error; `schema_path` reads it.
-//! - `schema_path = "rel/path.toml"` names a schema file relative to `CARGO_MANIFEST_DIR`.
+//! - `schema = "name"` names a built-in schema (c-blosc2's `caterva_v0`, `b2nd_v0`, `b2nd_v1`;
+//!   python-blosc2's `b2o_v1`, `lazyarray_v0`, `proxy_source_local_v0`, ...: see
+//!   `metalayer_layout::BUILTINS` and `PYTHON_BLOSC2`) or else `schemas/name.toml` in the crate
+//!   that uses it (under `CARGO_MANIFEST_DIR`). A crate file named like a built-in is an error;
+//!   `schema_path` reads it.
+//! - `schema_path = "rel/path.toml"` names a schema file relative to `CARGO_MANIFEST_DIR`. The
+//!   files it extends or includes are found relative to it, and editing any of them rebuilds
+//!   the crate.
+//! - `layout = "type"`, beside `schema` or `schema_path`, binds the struct to the schema's named
+//!   record type `[types.type]` instead of its top-level value: it implements [`Record`], and
+//!   another struct's field of that record type holds it.
 //! - `crate = "path"` names this crate where it is renamed (default `::metalayer`).
+//! - `#[metalayer(dispatch)]` on an enum, with `#[metalayer(schema = "...")]` (and optionally
+//!   `name = "..."`, the metalayer name it is stored under) on each one-field variant, chooses
+//!   the layout from a metalayer's name and bytes: see [`Known`].
 //!
-//! The struct has one named field per entry whose value the user provides, named like the entry.
-//! Constants (`version`) and lengths (`ndim`) are not fields: the encoder derives them and the
-//! decoder checks them. Field types:
+//! A record's struct has one named field per entry whose value the user provides, named like the
+//! entry. Constants (`version`) and counts (`ndim`) are not fields: the encoder derives them and
+//! the decoder checks them. A schema whose top-level value is not a record (python-blosc2's
+//! `LazyArray` is one integer) binds to a tuple struct with one field. A field's type is checked
+//! through the trait of its kind, never by its spelling, so aliases, newtypes and a user's own
+//! types bind too:
 //!
-//! | entry | field types |
-//! |---|---|
-//! | integer | the Rust integer of its width: `i64` for int64, `u8` for a positive fixint |
-//! | array | `Vec<T>`, `[T; N]` (N within the count's bounds), `arrayvec::ArrayVec<T, N>` (feature `arrayvec`) |
-//! | string | `String`, `Box<str>`, `&'a str` (borrowed from the input), `arrayvec::ArrayString<N>` (feature `arrayvec`) |
+//! | entry | trait | field types |
+//! |---|---|---|
+//! | integer | [`IntValue`] | any integer type whose range covers the entry's (a fixint binds to `u8`, `i8`, `u16`, ...); a canonical integer is checked against the type's range on decode |
+//! | float32, float64 | [`FloatValue`] | `f32`, `f64` (the widths must match) |
+//! | bool | [`BoolValue`] | `bool` |
+//! | string | [`StrField`] | `String`, `Box<str>`, `&'a str` (borrowed from the input), `arrayvec::ArrayString<N>` (feature `arrayvec`) |
+//! | bin, raw string, ext with a constant type | [`BinField`] | `Vec<u8>`, `Box<[u8]>`, `&'a [u8]`, `[u8; N]`, `arrayvec::ArrayVec<u8, N>` |
+//! | ext with its type byte | [`ExtField`] | [`Ext<B>`](Ext) with any byte-string type `B` |
+//! | array | [`ArrayField`] | `Vec<T>`, `[T; N]` (N within the count's bounds), `arrayvec::ArrayVec<T, N>`, of any element type, arrays included |
+//! | map | [`ArrayField`] of [`Pair`]s | `Vec<(K, V)>`, in stored order |
+//! | record type | [`Record`] | a struct with `#[metalayer(schema = "...", layout = "type")]` |
+//! | optional entry | [`OptionField`] | `Option<T>` |
+//!
+//! A schema of nested values, with a record type and optional entries
+//! (`tests/schemas/nested_v0.toml` holds the rest of this layout):
+//!
+//! ```
+//! use metalayer::prelude::*;
+//! use metalayer::Ext;
+//!
+//! #[metalayer(schema_path = "tests/schemas/nested_v0.toml")]
+//! #[derive(Debug, PartialEq)]
+//! struct Nested {
+//!     scale: f64,
+//!     ratio: f32,
+//!     enabled: bool,
+//!     level: i32,
+//!     tags: Vec<String>,
+//!     grid: Vec<Vec<i64>>,
+//!     operands: Vec<Operand>,
+//!     blob: Vec<u8>,
+//!     stamp: Ext<Vec<u8>>,
+//!     attrs: Vec<(String, i64)>,
+//!     note: Option<String>,
+//!     origin: Option<[f64; 2]>,
+//! }
+//!
+//! #[metalayer(schema_path = "tests/schemas/nested_v0.toml", layout = "operand")]
+//! #[derive(Debug, PartialEq)]
+//! struct Operand {
+//!     kind: String,
+//!     codec: u8,
+//!     shape: Vec<u64>,
+//! }
+//!
+//! let value = Nested {
+//!     scale: 1.5, ratio: 0.25, enabled: true, level: 300,
+//!     tags: vec!["a".into()], grid: vec![vec![1, -2]],
+//!     operands: vec![Operand { kind: "x".into(), codec: 5, shape: vec![10] }],
+//!     blob: vec![0xff], stamp: Ext { ty: 42, data: vec![1] }, attrs: vec![],
+//!     note: None, origin: None,
+//! };
+//! let bytes = value.encode()?;
+//! assert_eq!(bytes[0], 0x8b); // a map of the 11 entries present
+//! assert_eq!(Nested::decode(&bytes)?, value);
+//!
+//! // python-blosc2's `LazyArray` metalayer is a single integer: a tuple struct holds it.
+//! #[metalayer(schema = "lazyarray_v0")]
+//! struct LazyArray(u8);
+//! assert_eq!(LazyArray::decode(&[0x01])?.0, 1);
+//! assert!(LazyArray::decode(&[0x02]).is_err()); // 0 (expr) or 1 (udf) only
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! A borrowed or fixed-capacity struct decodes without allocating:
 //!
