@@ -51,6 +51,14 @@ fn symlink_dir(original: &Path, link: &Path) -> std::io::Result<()> {
 
 #[test]
 fn ui() {
+    // The expected output names the runtime's source files where the repository has them
+    // (`runtime/src/value.rs`, in the compiler's list of the types that implement a trait);
+    // built from its package, the runtime is elsewhere. The cases run from the repository.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if !repo.join("runtime").join("Cargo.toml").is_file() {
+        eprintln!("not in the repository: the compile-fail cases run from the repository only");
+        return;
+    }
     link_tests_dir();
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");

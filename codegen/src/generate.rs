@@ -1062,7 +1062,11 @@ impl<'a> Gen<'a> {
                 let v = self.var(of, root, scope);
                 quote!(#k * #v)
             }
-            Term::Smallest { family, of } if of.0.is_empty() && matches!(family, Family::Array | Family::Map) => {
+            Term::Smallest { family, of }
+                if of.0.is_empty()
+                    && matches!(family, Family::Array | Family::Map)
+                    && self.record_count.borrow().is_some() =>
+            {
                 // The record's own header: its number of entries present.
                 let Some(count) = self.record_count.borrow().clone() else {
                     return zero;
