@@ -773,13 +773,21 @@ impl<'a> Gen<'a> {
                 let named = if t.values.is_empty() {
                     TokenStream::new()
                 } else {
-                    let values = t.values.iter().map(|(_, v)| i128_lit(*v));
+                    let values: Vec<Literal> = t.values.iter().map(|(_, v)| i128_lit(*v)).collect();
                     let names = named_list(t);
-                    quote!(#rt::check_named(#schema, #path, #v, &[#(#values),*], #names)?;)
+                    quote! {
+                        if ![#(#values),*].contains(&#v) {
+                            #rt::check_named(#schema, #path, #v, &[#(#values),*], #names)?;
+                        }
+                    }
                 };
+                // The comparisons come first, so that the path is built only for an error, and
+                // a type whose range lies within the entry's compiles to nothing.
                 quote! {
                     let #v = #rt::IntValue::to_i128(#place);
-                    #rt::check_range(#schema, #path, #v, #lo, #hi)?;
+                    if #v < #lo || #v > #hi {
+                        #rt::check_range(#schema, #path, #v, #lo, #hi)?;
+                    }
                     #named
                 }
             }
