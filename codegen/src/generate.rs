@@ -785,6 +785,7 @@ impl<'a> Gen<'a> {
                 // a type whose range lies within the entry's compiles to nothing.
                 quote! {
                     let #v = #rt::IntValue::to_i128(#place);
+                    #[allow(clippy::manual_range_contains)]
                     if #v < #lo || #v > #hi {
                         #rt::check_range(#schema, #path, #v, #lo, #hi)?;
                     }
