@@ -6,11 +6,12 @@
 
 use core::cell::RefCell;
 
-use metalayer_layout::size::{Place, Size, Step, Term, Var};
+use metalayer_layout::size::{self, Place, Size, Step, Term, Var};
 use metalayer_layout::{
     ArrayType, Const, Count, Encoding, ExtType, Family, IntType, Layout, MapType, Node, Record, Role, StrType, Type,
     Wire,
 };
+use metalayer_runtime::{Encoder, key_size};
 use proc_macro2::{Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
 
@@ -80,67 +81,43 @@ fn native_int(w: Wire) -> Ident {
 /// The whole range msgpack integers take: int64's minimum to uint64's maximum.
 const INT_RANGE: (i128, i128) = (i64::MIN as i128, u64::MAX as i128);
 
-/// The big-endian payload of `v` in `width` bytes.
-fn be_bytes(v: i128, width: usize) -> Vec<u8> {
-    v.to_be_bytes()[16 - width..].to_vec()
+/// The bytes the runtime's encoder writes with `write`, `len` of them: constants, keys and
+/// fixed headers are encoded at expansion time by the same code that encodes values, so that
+/// generated code writes literal bytes and msgpack's rules stay in the runtime.
+fn encoded(len: usize, write: impl FnOnce(&mut Encoder<'_>)) -> Vec<u8> {
+    let mut buf = vec![0; len];
+    if let Ok(mut e) = Encoder::new(&mut buf, len, "") {
+        write(&mut e);
+    }
+    buf
 }
 
 /// The bytes of a header of `wire` for a length or count `len`.
 fn header_bytes(wire: Wire, len: usize) -> Vec<u8> {
-    match wire.marker() {
-        None => vec![wire.markers().0.wrapping_add(len as u8)],
-        Some(m) => {
-            let mut out = vec![m];
-            out.extend(be_bytes(len as i128, wire.width()));
-            out
-        }
-    }
-}
-
-/// The bytes of an integer in `wire` (a fixint is its own byte).
-fn int_bytes(wire: Wire, v: i128) -> Vec<u8> {
-    match wire.marker() {
-        None => vec![v as u8],
-        Some(m) => {
-            let mut out = vec![m];
-            out.extend(be_bytes(v, wire.width()));
-            out
-        }
-    }
-}
-
-/// The smallest wire type of `family` for a length, or the largest (the checker refused longer).
-fn smallest_len_wire(family: Family, len: usize) -> Wire {
-    let wires = family.wires();
-    Wire::smallest_len(family, len as u64).unwrap_or(wires[wires.len() - 1])
+    encoded(wire.header_size(), |e| e.header(wire, len))
 }
 
 /// The bytes of a map record's key, as standard writers write a string.
 pub(crate) fn key_bytes(key: &str) -> Vec<u8> {
-    let mut out = header_bytes(smallest_len_wire(Family::Str, key.len()), key.len());
-    out.extend(key.as_bytes());
-    out
+    encoded(key_size(key), |e| e.key(key))
 }
 
 /// The encoding of a constant, computed here so that generated code writes literal bytes.
 pub(crate) fn const_bytes(node: &Node, c: &Const) -> Vec<u8> {
-    match (&node.ty, c) {
-        (_, Const::Nil) => vec![metalayer_layout::Wire::Nil.markers().0],
-        (_, Const::Bool(b)) => vec![Wire::Bool.markers().0 + u8::from(*b)],
-        (Type::Int(t), Const::Int(v)) => {
-            let wire = match t.encoding {
-                Encoding::Fixed(w) => w,
-                Encoding::Canonical { .. } => Wire::smallest_int(*v).unwrap_or(Wire::Int64),
-            };
-            int_bytes(wire, *v)
-        }
-        (Type::Float(w), Const::Float(f)) => {
-            let mut out = vec![w.marker().unwrap_or_default()];
-            match w {
-                Wire::Float32 => out.extend((*f as f32).to_bits().to_be_bytes()),
-                _ => out.extend(f.to_bits().to_be_bytes()),
-            }
-            out
+    // The checker allows constants of scalar types only, whose size is known.
+    let Some(len) = size::const_size(node, c) else {
+        return Vec::new();
+    };
+    encoded(len, |e| match (&node.ty, c) {
+        (_, Const::Nil) => e.byte(Wire::Nil.markers().0),
+        (_, Const::Bool(b)) => e.byte(Wire::Bool.markers().0 + u8::from(*b)),
+        (Type::Int(t), Const::Int(v)) => match t.encoding {
+            Encoding::Fixed(w) => e.int_as(w, *v),
+            Encoding::Canonical { .. } => e.any_int(*v),
+        },
+        (Type::Float(w), Const::Float(_)) => {
+            e.byte(w.marker().unwrap_or_default());
+            e.bytes(&const_payload(node, c));
         }
         (Type::Str(StrType { encoding, .. }) | Type::Bin(encoding), Const::Bytes(b)) => {
             let family = if matches!(node.ty, Type::Str(_)) {
@@ -148,17 +125,14 @@ pub(crate) fn const_bytes(node: &Node, c: &Const) -> Vec<u8> {
             } else {
                 Family::Bin
             };
-            let wire = match encoding {
-                Encoding::Fixed(w) => *w,
-                Encoding::Canonical { .. } => smallest_len_wire(family, b.len()),
-            };
-            let mut out = header_bytes(wire, b.len());
-            out.extend(b);
-            out
+            match encoding {
+                Encoding::Fixed(w) => e.header(*w, b.len()),
+                Encoding::Canonical { .. } => e.any_header(family, b.len()),
+            }
+            e.bytes(b);
         }
-        // The checker allows constants of scalar types only.
-        _ => Vec::new(),
-    }
+        _ => {}
+    })
 }
 
 /// The payload of a constant, as a decoder compares it (a string's bytes, a float's bits).
