@@ -558,19 +558,53 @@ impl<'a> Gen<'a> {
 
     /// An integer array counted by an entry with a fixarray header, whose elements are all of one
     /// fixed width and need no check beyond their marker: read with one bounds check.
-    fn fast_array(&self, a: &ArrayType, count: Option<&CountRef<'_>>, entry: Option<&str>) -> Option<(Wire, &'a str)> {
-        let _ = entry?;
-        count?;
+    fn fast_array(a: &ArrayType) -> Option<Wire> {
         if !matches!((a.header, &a.count), (Encoding::Fixed(Wire::FixArray), Count::Entry(_))) {
             return None;
         }
         match &a.element.ty {
             Type::Int(t) if t.values.is_empty() => match t.encoding {
-                Encoding::Fixed(w) if w != Wire::NegFixInt && w.int_range() == Some((t.min, t.max)) => Some((w, "")),
+                Encoding::Fixed(w) if w != Wire::NegFixInt && w.int_range() == Some((t.min, t.max)) => Some(w),
                 _ => None,
             },
             _ => None,
         }
+    }
+
+    /// An array or map read element by element: its header (`read`), the field type's and the
+    /// input's room for the count, then `element`, an expression of the element type, for each
+    /// index.
+    fn decode_sequence(
+        &self,
+        ty: &TokenStream,
+        path: &TokenStream,
+        depth: usize,
+        read: TokenStream,
+        min_size: usize,
+        element: TokenStream,
+    ) -> TokenStream {
+        let rt = &self.rt;
+        let d = names::decoder();
+        let (at, n, arr, i) = (
+            names::at(depth),
+            names::len(depth),
+            names::array(depth),
+            names::index(depth),
+        );
+        let min_size = usize_lit(min_size);
+        quote!({
+            let #at = #d.position();
+            #read
+            <#ty as #rt::ArrayField>::check_count(#n).map_err(|k| #d.error_at(#at, #path, k))?;
+            #d.fits(#n, #min_size, #path)?;
+            let mut #arr = <#ty as #rt::ArrayField>::empty();
+            <#ty as #rt::ArrayField>::reserve(&mut #arr, #n);
+            for #i in 0..#n {
+                let __element: <#ty as #rt::ArrayField>::Element = #element;
+                <#ty as #rt::ArrayField>::set(&mut #arr, #i, __element);
+            }
+            #arr
+        })
     }
 
     fn decode_array(
@@ -584,14 +618,9 @@ impl<'a> Gen<'a> {
     ) -> TokenStream {
         let rt = &self.rt;
         let d = names::decoder();
-        let (at, n, arr, i) = (
-            names::at(depth),
-            names::len(depth),
-            names::array(depth),
-            names::index(depth),
-        );
+        let (arr, i) = (names::array(depth), names::index(depth));
         let elem_ty = quote!(<#ty as #rt::ArrayField>::Element);
-        if let (Some((w, _)), Some(c), Some(entry)) = (self.fast_array(a, count, entry), count, entry) {
+        if let (Some(w), Some(c), Some(entry)) = (Self::fast_array(a), count, entry) {
             let (var, name) = (&c.var, c.name);
             if w == Wire::PosFixInt {
                 return quote!({
@@ -618,20 +647,7 @@ impl<'a> Gen<'a> {
         let read = self.read_count(a.header, Family::Array, &a.count, count, path, depth);
         let elem_path = quote!(#path.index(#i));
         let elem = self.decode(&a.element, &elem_ty, &elem_path, depth + 1, None, None);
-        let min_size = usize_lit(a.element.min_size(self.layout));
-        quote!({
-            let #at = #d.position();
-            #read
-            <#ty as #rt::ArrayField>::check_count(#n).map_err(|k| #d.error_at(#at, #path, k))?;
-            #d.fits(#n, #min_size, #path)?;
-            let mut #arr = <#ty as #rt::ArrayField>::empty();
-            <#ty as #rt::ArrayField>::reserve(&mut #arr, #n);
-            for #i in 0..#n {
-                let __element: #elem_ty = #elem;
-                <#ty as #rt::ArrayField>::set(&mut #arr, #i, __element);
-            }
-            #arr
-        })
+        self.decode_sequence(ty, path, depth, read, a.element.min_size(self.layout), elem)
     }
 
     fn decode_map(
@@ -643,13 +659,7 @@ impl<'a> Gen<'a> {
         count: Option<&CountRef<'_>>,
     ) -> TokenStream {
         let rt = &self.rt;
-        let d = names::decoder();
-        let (at, n, arr, i) = (
-            names::at(depth),
-            names::len(depth),
-            names::array(depth),
-            names::index(depth),
-        );
+        let i = names::index(depth);
         let pair = quote!(<#ty as #rt::ArrayField>::Element);
         let key_ty = quote!(<#pair as #rt::Pair>::Key);
         let value_ty = quote!(<#pair as #rt::Pair>::Value);
@@ -657,21 +667,13 @@ impl<'a> Gen<'a> {
         let elem_path = quote!(#path.index(#i));
         let key = self.decode(&m.key, &key_ty, &elem_path, depth + 1, None, None);
         let value = self.decode(&m.value, &value_ty, &elem_path, depth + 1, None, None);
-        let min_size = usize_lit(m.key.min_size(self.layout) + m.value.min_size(self.layout));
-        quote!({
-            let #at = #d.position();
-            #read
-            <#ty as #rt::ArrayField>::check_count(#n).map_err(|k| #d.error_at(#at, #path, k))?;
-            #d.fits(#n, #min_size, #path)?;
-            let mut #arr = <#ty as #rt::ArrayField>::empty();
-            <#ty as #rt::ArrayField>::reserve(&mut #arr, #n);
-            for #i in 0..#n {
-                let __key: #key_ty = #key;
-                let __value: #value_ty = #value;
-                <#ty as #rt::ArrayField>::set(&mut #arr, #i, <#pair as #rt::Pair>::new(__key, __value));
-            }
-            #arr
-        })
+        let min_size = m.key.min_size(self.layout) + m.value.min_size(self.layout);
+        let pair_value = quote!({
+            let __key: #key_ty = #key;
+            let __value: #value_ty = #value;
+            <#pair as #rt::Pair>::new(__key, __value)
+        });
+        self.decode_sequence(ty, path, depth, read, min_size, pair_value)
     }
 
     /// Statements reading a constant entry and checking it.
