@@ -1,19 +1,23 @@
 //! `metalayer`: inspect, decode and encode the msgpack metalayers of Blosc2 files.
 //!
-//! - `metalayer inspect [--json] PATH...`: every metalayer of contiguous frame files and
-//!   sparse-frame directories, in stored order; `b2nd` and `caterva` decoded entry by entry with
-//!   the layout that fits their bytes, other metalayers as hex and, when they are msgpack, decoded.
+//! - `metalayer inspect [--json|--jsonl] [-L] PATH...`: every metalayer of contiguous frame
+//!   files and sparse-frame directories, in stored order, directories walked (`walk`), `-` for
+//!   stdin; `b2nd` and `caterva` decoded entry by entry with the layout that fits their bytes,
+//!   other metalayers as hex and, when they are msgpack, decoded.
 //! - `metalayer decode [--schema SCHEMA] [--hex] [--json] FILE|-`: one metalayer's bytes decoded.
 //! - `metalayer encode --schema SCHEMA [-o FILE] JSON|-`: the exact bytes of a metalayer.
 //! - `metalayer diagram SCHEMA`: a schema's byte layout.
 //! - `metalayer schemas [--json]`: the built-in schemas.
+//! - `metalayer completions SHELL`: a completion script for bash, zsh, fish, elvish or
+//!   powershell.
 //!
 //! SCHEMA is a built-in name or the path of a schema file; values of any schema are decoded and
 //! encoded by walking its layout model (`value`), with the JSON conventions of the README.
 //!
 //! Exit status: 0 when everything decoded, 1 when anything failed (each failure is reported on
 //! stderr, naming the path, the byte offset and the entry; other paths are still reported), 2 for
-//! usage errors.
+//! usage errors (those clap finds, and `misuse`: `-` given twice to `inspect`, raw bytes bound for
+//! a terminal).
 
 mod decode;
 mod encode;
@@ -25,11 +29,16 @@ mod output;
 mod render;
 mod schema;
 mod value;
+#[cfg(feature = "inspect")]
+mod walk;
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
+use clap_complete::Shell;
 use serde_json::{Map, Value};
 
 use crate::output::{Out, Stop};
@@ -48,15 +57,29 @@ enum Command {
     #[cfg(feature = "inspect")]
     /// List every metalayer of Blosc2 frames, decoding b2nd/caterva and msgpack user metalayers.
     ///
-    /// With --json, prints one array for all paths: [{"path", "metalayers": [{"name", "len",
+    /// Directories are walked recursively, each one's entries in file-name order: files that
+    /// start with the frame magic are contiguous frames whatever their name, directories that
+    /// hold a chunks.b2frame file are sparse frames (not walked into), other files are skipped.
+    /// A file given by name is always inspected; - reads one contiguous frame from stdin.
+    ///
+    /// With --json, prints one array for all frames: [{"path", "metalayers": [{"name", "len",
     /// "schema", "fields"} | {"name", "len", "hex", "msgpack"?} | {"name", "len", "hex",
-    /// "error"}]}], or {"path", "error"} for a frame that cannot be read. "msgpack" is left out
-    /// when the bytes are not one complete msgpack value.
+    /// "error"}]}], or {"path", "error"} for a frame or directory that cannot be read. With
+    /// --jsonl, prints the same objects one per line, each as soon as its frame is read.
+    /// "msgpack" is left out when the bytes are not one complete msgpack value; "path_bytes"
+    /// (the path's bytes in hex) is added only when the path is not UTF-8.
+    #[command(after_help = INSPECT_EXAMPLE)]
     Inspect {
-        /// Print JSON instead of text.
+        /// Print one JSON array instead of text.
         #[arg(long)]
         json: bool,
-        /// Contiguous frame files (.b2nd, .b2frame, .cat) or sparse-frame directories.
+        /// Print one JSON object per line (JSON Lines), each flushed as soon as its frame is read.
+        #[arg(long, conflicts_with = "json")]
+        jsonl: bool,
+        /// Follow symbolic links met while walking directories (links given as PATH always are).
+        #[arg(short = 'L', long)]
+        follow: bool,
+        /// Contiguous frame files, sparse-frame directories, directories to walk, or - for stdin.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
     },
@@ -64,6 +87,7 @@ enum Command {
     ///
     /// Without --schema, the layout is chosen among the built-ins from the bytes' fixed prefix
     /// alone.
+    #[command(after_help = DECODE_EXAMPLE)]
     Decode {
         /// Decode with this schema: a built-in name or the path of a schema file.
         #[arg(long, value_name = "SCHEMA", value_parser = SchemaArg::parse)]
@@ -91,28 +115,71 @@ enum Command {
         /// Write the raw bytes to this file (- for stdout) instead of printing hex.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Write raw bytes to stdout (-o -) even when it is a terminal, which is refused
+        /// otherwise.
+        #[arg(short, long)]
+        force: bool,
         /// The entries as a JSON object, or - to read it from stdin.
         #[arg(value_name = "JSON")]
         entries: String,
     },
     #[cfg(feature = "diagram")]
     /// Print a schema's byte-layout diagram, offsets and length formula.
+    #[command(after_help = DIAGRAM_EXAMPLE)]
     Diagram {
         /// A built-in schema name (`b2nd_v1`) or the path of a schema file.
         #[arg(value_name = "SCHEMA", value_parser = SchemaArg::parse)]
         schema: SchemaArg,
     },
     /// List the built-in schemas: name, metalayer name and description.
+    #[command(after_help = SCHEMAS_EXAMPLE)]
     Schemas {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
     },
+    /// Print a shell completion script for the command.
+    #[command(after_help = COMPLETIONS_EXAMPLE)]
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_name = "SHELL")]
+        shell: Shell,
+    },
 }
 
+#[cfg(feature = "inspect")]
+/// The examples under `metalayer inspect --help`.
+const INSPECT_EXAMPLE: &str = r#"Examples:
+  metalayer inspect array.b2nd                   # one frame file
+  metalayer inspect data/                        # every frame under data/
+  metalayer inspect --jsonl data/ > meta.jsonl   # the same, one JSON object a line
+  ssh host cat a.b2nd | metalayer inspect -      # a frame read from stdin"#;
+
+/// The example under `metalayer decode --help`.
+const DECODE_EXAMPLE: &str = r#"Examples:
+  metalayer decode meta.bin
+  echo 95000191d3000000000000000491d20000000291d200000001 | metalayer decode --hex --json -"#;
+
 /// The example under `metalayer encode --help`.
-const ENCODE_EXAMPLE: &str = r#"Example:
-  metalayer encode --schema b2nd_v1 '{"shape":[10,20],"chunkshape":[5,20],"blockshape":[5,5],"dtype_format":0,"dtype":"<f8"}'"#;
+const ENCODE_EXAMPLE: &str = r#"Examples:
+  metalayer encode --schema b2nd_v1 '{"shape":[10,20],"chunkshape":[5,20],"blockshape":[5,5],"dtype_format":0,"dtype":"<f8"}'
+  metalayer encode --schema caterva_v0 -o - '{"shape":[4],"chunkshape":[2],"blockshape":[1]}' | xxd   # raw bytes into a pipe"#;
+
+#[cfg(feature = "diagram")]
+/// The example under `metalayer diagram --help`.
+const DIAGRAM_EXAMPLE: &str = r#"Examples:
+  metalayer diagram b2nd_v1
+  metalayer diagram my_layout.toml"#;
+
+/// The example under `metalayer schemas --help`.
+const SCHEMAS_EXAMPLE: &str = r#"Example:
+  metalayer schemas --json"#;
+
+/// The example under `metalayer completions --help`.
+const COMPLETIONS_EXAMPLE: &str = r#"Examples:
+  metalayer completions bash > ~/.local/share/bash-completion/completions/metalayer
+  metalayer completions zsh > "${fpath[1]}/_metalayer"
+  metalayer completions fish > ~/.config/fish/completions/metalayer.fish"#;
 
 fn schemas(out: &mut Out, json: bool) -> Result<(), Stop> {
     let rows: Vec<(&str, String, String)> = metalayer_layout::BUILTINS
@@ -160,10 +227,58 @@ fn diagram(out: &mut Out, schema: &SchemaArg) -> Result<(), Stop> {
     }
 }
 
+/// Prints the completion script for `shell`.
+fn completions(out: &mut Out, shell: Shell) -> Result<(), Stop> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "metalayer", &mut script);
+    out.print_bytes(&script)
+}
+
+/// A usage error found after parsing: clap's message and the subcommand's usage on stderr.
+fn usage_error(subcommand: &str, message: &str) -> ExitCode {
+    let mut cli = Cli::command();
+    cli.build();
+    let error = match cli.find_subcommand_mut(subcommand) {
+        Some(command) => command.error(ErrorKind::ArgumentConflict, message),
+        None => cli.error(ErrorKind::ArgumentConflict, message),
+    };
+    let _ = error.print();
+    ExitCode::from(2)
+}
+
+/// The usage errors that clap cannot see: the name of the subcommand and the message.
+fn misuse(command: &Command) -> Option<(&'static str, &'static str)> {
+    match command {
+        #[cfg(feature = "inspect")]
+        Command::Inspect { paths, .. } if paths.iter().filter(|p| p.as_os_str() == "-").count() > 1 => {
+            Some(("inspect", "- (stdin) may be given only once"))
+        }
+        Command::Encode {
+            output: target, force, ..
+        } if output::refuses_binary(target.as_deref(), *force, std::io::stdout().is_terminal()) => Some((
+            "encode",
+            "refusing to write binary bytes to a terminal (-o -); redirect stdout, or give --force",
+        )),
+        _ => None,
+    }
+}
+
 fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
     match command {
         #[cfg(feature = "inspect")]
-        Command::Inspect { json, paths } => inspect::run(out, &paths, json)?,
+        Command::Inspect {
+            json,
+            jsonl,
+            follow,
+            paths,
+        } => {
+            let format = match (json, jsonl) {
+                (_, true) => inspect::Format::Jsonl,
+                (true, false) => inspect::Format::Json,
+                (false, false) => inspect::Format::Text,
+            };
+            inspect::run(out, &paths, format, follow)?;
+        }
         Command::Decode {
             schema,
             hex,
@@ -174,7 +289,9 @@ fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
             schema,
             output,
             entries,
+            ..
         } => encode::run(out, &schema, output.as_deref(), &entries)?,
+        Command::Completions { shell } => completions(out, shell)?,
         Command::Schemas { json } => schemas(out, json)?,
         #[cfg(feature = "diagram")]
         Command::Diagram { schema } => diagram(out, &schema)?,
@@ -191,6 +308,9 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
+    if let Some((subcommand, message)) = misuse(&cli.command) {
+        return usage_error(subcommand, message);
+    }
     let mut out = Out::new();
     match run(&mut out, cli.command) {
         Ok(()) | Err(Stop::BrokenPipe) => {}
@@ -210,5 +330,24 @@ mod tests {
     #[test]
     fn cli_is_consistent() {
         super::Cli::command().debug_assert();
+    }
+
+    #[cfg(feature = "inspect")]
+    #[test]
+    fn stdin_given_twice_is_a_usage_error() {
+        use clap::Parser;
+
+        let parse = |args: &[&str]| match super::Cli::try_parse_from(args) {
+            Ok(cli) => super::misuse(&cli.command),
+            Err(e) => panic!("{args:?}: {e}"),
+        };
+        assert_eq!(parse(&["metalayer", "inspect", "-", "a.b2nd"]), None);
+        assert_eq!(parse(&["metalayer", "inspect", "./-", "-"]), None);
+        assert_eq!(
+            parse(&["metalayer", "inspect", "-", "a.b2nd", "-"]),
+            Some(("inspect", "- (stdin) may be given only once"))
+        );
+        // Hex output never goes raw to the terminal.
+        assert_eq!(parse(&["metalayer", "encode", "--schema", "b2nd_v1", "{}"]), None);
     }
 }

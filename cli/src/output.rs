@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::io::{self, Write};
+use std::path::Path;
 
 /// Why a command stopped before it finished writing.
 #[derive(Debug)]
@@ -43,6 +44,14 @@ pub fn chain(error: &dyn std::error::Error) -> String {
         source = e.source();
     }
     text
+}
+
+/// Whether raw bytes bound for `output` must be refused: they would go to stdout (`-o -`),
+/// stdout is a terminal, and `--force` was not given. Binary bytes on a terminal are garbage at
+/// best and terminal control sequences at worst, so, as `gzip` and `zstd` do, the command
+/// refuses unless forced; a pipe or a file is always fine.
+pub fn refuses_binary(output: Option<&Path>, force: bool, stdout_is_terminal: bool) -> bool {
+    output == Some(Path::new("-")) && stdout_is_terminal && !force
 }
 
 /// stdout, stderr and the failure flag of one run.
@@ -101,8 +110,39 @@ impl Out {
     }
 }
 
-#[cfg(all(test, feature = "inspect"))]
+#[cfg(test)]
 mod tests {
+    use std::path::Path;
+
+    use super::refuses_binary;
+
+    #[test]
+    fn binary_refused_only_on_a_terminal_without_force() {
+        let stdout = Some(Path::new("-"));
+        let file = Some(Path::new("meta.bin"));
+        // (output, force, terminal, refused)
+        for (output, force, terminal, refused) in [
+            (stdout, false, true, true),
+            (stdout, true, true, false),
+            (stdout, false, false, false),
+            (stdout, true, false, false),
+            (file, false, true, false),
+            (file, true, true, false),
+            (None, false, true, false),
+            (None, false, false, false),
+            (Some(Path::new("./-")), false, true, false),
+        ] {
+            assert_eq!(
+                refuses_binary(output, force, terminal),
+                refused,
+                "{output:?} force={force} terminal={terminal}"
+            );
+        }
+    }
+}
+
+#[cfg(all(test, feature = "inspect"))]
+mod chain_tests {
     use super::chain;
 
     #[test]

@@ -1,0 +1,288 @@
+//! Which frames `metalayer inspect` reads: the paths given, with directories walked.
+//!
+//! [`frames`] turns the command's arguments into a lazy sequence of [`Found`] items, one at a
+//! time, so that memory does not grow with the number of files:
+//!
+//! - `-` is one contiguous frame read from stdin;
+//! - a directory holding a `chunks.b2frame` file is one sparse frame, not walked into;
+//! - any other directory is walked recursively, each directory's entries in file-name order
+//!   (byte order on Unix). Files that start with the frame magic are contiguous frames, whatever
+//!   their name; sparse-frame directories met on the way are frames; other files, and symbolic
+//!   links unless `follow` is set, are skipped without a word;
+//! - any other path is always inspected: a regular file with the frame reader (a file that is not
+//!   a frame is an error for that path), a pipe or device (`<(cat a.b2nd)`) as a stream.
+//!
+//! A directory or file that cannot be read during the walk is a [`Found::Error`]; the walk goes
+//! on.
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use metalayer::frame::{self, FrameError, FrameMetalayer};
+use walkdir::WalkDir;
+
+use crate::output::chain;
+
+/// The first bytes of every frame: msgpack fixarray(14) `0x9e`, then fixstr(8) `0xa8` and
+/// `"b2frame\0"` (the header's first item, the magic string with its NUL).
+pub const FRAME_MAGIC: [u8; 10] = *b"\x9e\xa8b2frame\0";
+
+/// The file that makes a directory a sparse frame.
+const SPARSE_HEADER_FILE: &str = "chunks.b2frame";
+
+/// Where one frame is read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input (`-`): a contiguous frame, of which only the header is read.
+    Stdin,
+    /// A contiguous frame file, or a path given as an argument that is not a directory (it may
+    /// not exist: reading it reports why).
+    File(PathBuf),
+    /// A sparse-frame directory.
+    Sparse(PathBuf),
+    /// A pipe or device given as an argument: read as a stream, like stdin.
+    Stream(PathBuf),
+}
+
+impl Source {
+    /// The path as the JSON output names it: `-` for stdin.
+    pub fn path(&self) -> &Path {
+        match self {
+            Source::Stdin => Path::new("-"),
+            Source::File(path) | Source::Sparse(path) | Source::Stream(path) => path,
+        }
+    }
+
+    /// How text and error messages name the frame: `<stdin>` for stdin, else the path (not
+    /// UTF-8 bytes replaced by U+FFFD).
+    pub fn shown(&self) -> String {
+        match self {
+            Source::Stdin => "<stdin>".to_owned(),
+            other => other.path().display().to_string(),
+        }
+    }
+
+    /// Whether this is a sparse-frame directory.
+    pub fn is_sparse(&self) -> bool {
+        matches!(self, Source::Sparse(_))
+    }
+
+    /// Reads the frame's metalayers, reading only its header.
+    pub fn read(&self) -> Result<Vec<FrameMetalayer>, FrameError> {
+        match self {
+            Source::Stdin => read_stream(io::stdin().lock(), Path::new("<stdin>")),
+            Source::File(path) | Source::Sparse(path) => frame::read_metalayers(path),
+            Source::Stream(path) => {
+                let file = File::open(path).map_err(|source| FrameError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
+                read_stream(file, path)
+            }
+        }
+    }
+}
+
+/// One item of the sequence [`frames`] yields.
+#[derive(Debug)]
+pub enum Found {
+    /// A frame to read.
+    Frame(Source),
+    /// A path the walk could not read, and why (the message names the path).
+    Error {
+        /// The directory or file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// Reads the metalayers of a contiguous frame from a stream: the first
+/// [`frame::PREFIX_LEN`] bytes, then the rest of the header, and nothing after it. At most
+/// `header_len` bytes are held, which [`frame::header_len`] caps at [`frame::MAX_HEADER_LEN`],
+/// and never more than the stream holds. `name` names the stream in I/O errors.
+pub fn read_stream(mut reader: impl Read, name: &Path) -> Result<Vec<FrameMetalayer>, FrameError> {
+    let io_error = |source| FrameError::Io {
+        path: name.to_path_buf(),
+        source,
+    };
+    let mut header = Vec::with_capacity(frame::PREFIX_LEN);
+    let prefix_len = u64::try_from(frame::PREFIX_LEN).unwrap_or(u64::MAX);
+    Read::by_ref(&mut reader)
+        .take(prefix_len)
+        .read_to_end(&mut header)
+        .map_err(io_error)?;
+    let header_len = frame::header_len(&header)?;
+    // The buffer grows with what is read, so a stream shorter than its `header_len` claims
+    // costs only its own length; `parse_header` then reports it as too short.
+    let rest = u64::try_from(header_len.saturating_sub(header.len())).unwrap_or(u64::MAX);
+    reader.take(rest).read_to_end(&mut header).map_err(io_error)?;
+    frame::parse_header(&header)
+}
+
+/// Whether `dir` holds a `chunks.b2frame` file, which makes it a sparse frame.
+fn is_sparse(dir: &Path) -> bool {
+    fs::metadata(dir.join(SPARSE_HEADER_FILE)).is_ok_and(|m| m.is_file())
+}
+
+/// Whether the file starts with [`FRAME_MAGIC`]; reads at most its length.
+fn has_magic(path: &Path) -> io::Result<bool> {
+    let mut first = Vec::with_capacity(FRAME_MAGIC.len());
+    let magic_len = u64::try_from(FRAME_MAGIC.len()).unwrap_or(u64::MAX);
+    File::open(path)?.take(magic_len).read_to_end(&mut first)?;
+    Ok(first == FRAME_MAGIC)
+}
+
+/// The frames named by `paths`, directories walked, one at a time (see the
+/// [module documentation](self)). With `follow`, symbolic links met during a walk are followed
+/// (a link that leads back to one of its ancestors is reported as an error); links given as
+/// arguments are always followed.
+pub fn frames(paths: &[PathBuf], follow: bool) -> Frames<'_> {
+    Frames {
+        args: paths.iter(),
+        walk: None,
+        follow,
+    }
+}
+
+/// The iterator [`frames`] returns.
+pub struct Frames<'a> {
+    args: std::slice::Iter<'a, PathBuf>,
+    /// The directory being walked, and the walk.
+    walk: Option<(&'a Path, walkdir::IntoIter)>,
+    follow: bool,
+}
+
+impl Iterator for Frames<'_> {
+    type Item = Found;
+
+    fn next(&mut self) -> Option<Found> {
+        loop {
+            if let Some((root, walk)) = &mut self.walk {
+                match walk.next() {
+                    None => self.walk = None,
+                    Some(Err(e)) => return Some(walk_error(root, &e)),
+                    Some(Ok(entry)) => {
+                        if let Some(found) = walked(walk, entry) {
+                            return Some(found);
+                        }
+                    }
+                }
+                continue;
+            }
+            let arg = self.args.next()?;
+            if arg.as_os_str() == "-" {
+                return Some(Found::Frame(Source::Stdin));
+            }
+            match fs::metadata(arg) {
+                Ok(meta) if meta.is_dir() => {
+                    if is_sparse(arg) {
+                        return Some(Found::Frame(Source::Sparse(arg.clone())));
+                    }
+                    let walk = WalkDir::new(arg)
+                        .follow_links(self.follow)
+                        .sort_by_file_name()
+                        .min_depth(1)
+                        .into_iter();
+                    self.walk = Some((arg, walk));
+                }
+                Ok(meta) if !meta.is_file() => return Some(Found::Frame(Source::Stream(arg.clone()))),
+                // A regular file, or a path that cannot be read: the frame reader says why.
+                _ => return Some(Found::Frame(Source::File(arg.clone()))),
+            }
+        }
+    }
+}
+
+/// What one entry of a walk is: a frame, an error, or nothing to report.
+fn walked(walk: &mut walkdir::IntoIter, entry: walkdir::DirEntry) -> Option<Found> {
+    let kind = entry.file_type();
+    if kind.is_dir() {
+        if is_sparse(entry.path()) {
+            // The walk has just entered this directory: leave it.
+            walk.skip_current_dir();
+            return Some(Found::Frame(Source::Sparse(entry.into_path())));
+        }
+        return None;
+    }
+    if !kind.is_file() {
+        // Links that are not followed, pipes, sockets, devices.
+        return None;
+    }
+    match has_magic(entry.path()) {
+        Ok(true) => Some(Found::Frame(Source::File(entry.into_path()))),
+        Ok(false) => None,
+        Err(source) => {
+            let path = entry.into_path();
+            let message = chain(&FrameError::Io {
+                path: path.clone(),
+                source,
+            });
+            Some(Found::Error { path, message })
+        }
+    }
+}
+
+fn walk_error(root: &Path, e: &walkdir::Error) -> Found {
+    let path = e.path().unwrap_or(root).to_path_buf();
+    let message = if let Some(ancestor) = e.loop_ancestor() {
+        format!(
+            "{}: a symbolic link loop: it leads back to {}",
+            path.display(),
+            ancestor.display()
+        )
+    } else if let Some(source) = e.io_error() {
+        format!("cannot read {}: {source}", path.display())
+    } else {
+        format!("{}: {e}", path.display())
+    };
+    Found::Error { path, message }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_is_what_the_frame_reader_accepts() {
+        // 0x9e: fixarray of 14 items; 0xa8: fixstr of 8 bytes, "b2frame" and its NUL.
+        assert_eq!(FRAME_MAGIC[0], 0x90 | 14);
+        assert_eq!(FRAME_MAGIC[1], 0xa0 | 8);
+        assert_eq!(&FRAME_MAGIC[2..], b"b2frame\0");
+        // The frame reader gets past the magic and stops at header_len's marker.
+        let err = frame::header_len(&FRAME_MAGIC).unwrap_err();
+        assert!(matches!(err, FrameError::Truncated { offset: 10, .. }), "{err}");
+        let mut other = FRAME_MAGIC;
+        other[9] = 1;
+        assert!(matches!(frame::header_len(&other), Err(FrameError::BadMagic { .. })));
+    }
+
+    #[test]
+    fn stream_reads_only_the_header() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/files/blosc2-4/dtype_i4le.b2nd"
+        );
+        let bytes = std::fs::read(path).unwrap_or_default();
+        // header_len, at byte 0x0b, is 0xa5 (see `metalayer::frame::header_len`'s example).
+        assert_eq!(bytes[0x0a..0x0f], [0xd2, 0, 0, 0, 0xa5]);
+        let mut reader = &bytes[..];
+        let metalayers = read_stream(&mut reader, Path::new("x")).unwrap_or_default();
+        assert_eq!(metalayers.len(), 1);
+        assert_eq!(metalayers[0].name, "b2nd");
+        assert_eq!(
+            reader.len(),
+            bytes.len() - 0xa5,
+            "bytes after the header are left unread"
+        );
+
+        let err = read_stream(&bytes[..0x80], Path::new("x")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "at byte 0x0b: header_len 165 exceeds the input length 128"
+        );
+        let err = read_stream(&b"\x9e\xa8b2frame"[..], Path::new("x")).unwrap_err();
+        assert!(matches!(err, FrameError::Truncated { offset: 0, len: 9, .. }), "{err}");
+    }
+}
