@@ -107,7 +107,7 @@ pub struct Overlap {
 /// What makes two layouts overlap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OverlapReason {
-    /// Both end there: they accept the same bytes.
+    /// They accept the same bytes throughout.
     Same,
     /// Values of the two layouts can start with the same byte there.
     SameFirstByte,
@@ -139,10 +139,7 @@ impl fmt::Display for Overlap {
             ),
         };
         match self.reason {
-            OverlapReason::Same => write!(
-                f,
-                "they accept the same bytes; they would need to differ before {at}{entries}"
-            ),
+            OverlapReason::Same => f.write_str("they accept the same bytes throughout"),
             OverlapReason::SameFirstByte => {
                 write!(
                     f,
