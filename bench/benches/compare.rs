@@ -12,7 +12,9 @@ use std::time::Duration;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use metalayer::b2nd::B2ndV1;
 use metalayer::prelude::*;
-use metalayer_bench::{Borrowed, RmpB2ndV1, STRUCT_DTYPE, binrw_layouts, c_decode, c_encode, hand, sample, to_binrw};
+use metalayer_bench::{
+    Borrowed, RmpB2ndV1, RmpBorrowed, STRUCT_DTYPE, binrw_layouts, c_decode, c_encode, hand, sample, to_binrw,
+};
 
 /// The cases: (ndim, dtype, the dtype's name in group names).
 const CASES: [(usize, &str, &str); 4] = [
@@ -34,6 +36,9 @@ fn decode(c: &mut Criterion) {
         g.bench_function("c_blosc2", |b| b.iter(|| unsafe { c_decode(black_box(bytes)) }));
         g.bench_function("rmp_serde", |b| {
             b.iter(|| rmp_serde::from_slice::<RmpB2ndV1>(black_box(bytes)))
+        });
+        g.bench_function("rmp_serde_borrowed", |b| {
+            b.iter(|| rmp_serde::from_slice::<RmpBorrowed<'_>>(black_box(bytes)))
         });
         g.bench_function("hand", |b| b.iter(|| hand::decode(black_box(bytes))));
         g.bench_function("hand_owned", |b| b.iter(|| hand::decode_owned(black_box(bytes))));

@@ -17,10 +17,10 @@ use std::ffi::CString;
 use std::hint::black_box;
 
 use metalayer::prelude::*;
-use metalayer_bench::{Borrowed, RmpB2ndV1, binrw_layouts, c_decode, c_encode, hand, sample, to_binrw};
+use metalayer_bench::{Borrowed, RmpB2ndV1, RmpBorrowed, binrw_layouts, c_decode, c_encode, hand, sample, to_binrw};
 
 /// The codes this example runs, with what each call does.
-const CODES: [(&str, &str); 14] = [
+const CODES: [(&str, &str); 15] = [
     ("ours", "the generated decoder into ArrayVec fields and a borrowed &str"),
     (
         "ours_owned",
@@ -32,7 +32,11 @@ const CODES: [(&str, &str); 14] = [
     ),
     ("hand_owned", "the hand-written decoder into Vecs and a String"),
     ("c", "c-blosc2's b2nd_deserialize_meta and the free of its dtype"),
-    ("rmp", "rmp_serde::from_slice into RmpB2ndV1"),
+    ("rmp", "rmp_serde::from_slice into RmpB2ndV1 (Vecs and a String)"),
+    (
+        "rmp_borrowed",
+        "rmp_serde::from_slice into RmpBorrowed (ArrayVecs and a &str)",
+    ),
     ("binrw", "the binrw decoder"),
     (
         "encode",
@@ -91,6 +95,9 @@ fn main() {
         "c" => repeat(calls, || unsafe { c_decode(black_box(&bytes)) }.ndim as usize),
         "rmp" => repeat(calls, || {
             rmp_serde::from_slice::<RmpB2ndV1>(black_box(&bytes)).map_or(0, |m| m.2.len())
+        }),
+        "rmp_borrowed" => repeat(calls, || {
+            rmp_serde::from_slice::<RmpBorrowed<'_>>(black_box(&bytes)).map_or(0, |m| m.2.len())
         }),
         "binrw" => repeat(calls, || {
             binrw_layouts::read_exact::<binrw_layouts::B2ndV1>(black_box(&bytes)).map_or(0, |m| m.shape.len())

@@ -57,6 +57,27 @@ pub struct RmpB2ndV1(
     pub String,
 );
 
+/// The `b2nd_v1` metalayer as rmp-serde sees it, with the types of [`Borrowed`]: fixed-capacity
+/// arrays and a dtype borrowed from the input, so that rmp-serde is compared with the generated
+/// decoder like for like when neither allocates.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct RmpBorrowed<'a>(
+    /// The version.
+    pub u8,
+    /// `ndim`.
+    pub u8,
+    /// The array's shape.
+    pub ArrayVec<i64, 16>,
+    /// The shape of each chunk.
+    pub ArrayVec<i32, 16>,
+    /// The shape of each block.
+    pub ArrayVec<i32, 16>,
+    /// The dtype's format.
+    pub u8,
+    /// The dtype.
+    pub &'a str,
+);
+
 /// The dtype that a structured NumPy array with fields `a: <i4` and `b: <f8` stores.
 pub const STRUCT_DTYPE: &str = "[('a', '<i4'), ('b', '<f8')]";
 

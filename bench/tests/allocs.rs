@@ -16,7 +16,7 @@ use std::hint::black_box;
 
 use metalayer::b2nd::B2ndV1;
 use metalayer::prelude::*;
-use metalayer_bench::{Borrowed, RmpB2ndV1, binrw_layouts, c_decode, c_encode, hand, sample, to_binrw};
+use metalayer_bench::{Borrowed, RmpB2ndV1, RmpBorrowed, binrw_layouts, c_decode, c_encode, hand, sample, to_binrw};
 
 thread_local! {
     static COUNTING: Cell<bool> = const { Cell::new(false) };
@@ -245,6 +245,11 @@ fn allocations_per_call() {
         row(
             "rmp-serde from_slice",
             count(|| rmp_serde::from_slice::<RmpB2ndV1>(&bytes).unwrap()),
+            "",
+        );
+        row(
+            "rmp-serde from_slice, ArrayVec + &str",
+            count(|| rmp_serde::from_slice::<RmpBorrowed<'_>>(&bytes).unwrap()),
             "",
         );
         row(

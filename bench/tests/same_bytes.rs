@@ -7,7 +7,9 @@ use std::ffi::CString;
 
 use metalayer::b2nd::B2ndV1;
 use metalayer::prelude::*;
-use metalayer_bench::{Borrowed, RmpB2ndV1, STRUCT_DTYPE, binrw_layouts, c_decode, hand, sample, to_binrw};
+use metalayer_bench::{
+    Borrowed, RmpB2ndV1, RmpBorrowed, STRUCT_DTYPE, binrw_layouts, c_decode, hand, sample, to_binrw,
+};
 
 const DTYPES: [&str; 7] = [
     "<f8",
@@ -198,7 +200,21 @@ fn every_decoder_reads_the_same_values() {
 
         // 0x90 + 16 = 0xa0 is a fixstr header in msgpack: rmp-serde reads up to 15 dimensions.
         let rmp = rmp_serde::from_slice::<RmpB2ndV1>(&bytes);
+        let rmp_borrowed = rmp_serde::from_slice::<RmpBorrowed<'_>>(&bytes);
         if n <= 15 {
+            assert_eq!(
+                rmp_borrowed.unwrap(),
+                RmpBorrowed(
+                    0,
+                    n as u8,
+                    meta.shape.iter().copied().collect(),
+                    meta.chunkshape.iter().copied().collect(),
+                    meta.blockshape.iter().copied().collect(),
+                    meta.dtype_format,
+                    &meta.dtype
+                ),
+                "rmp-serde, borrowed: {what}"
+            );
             assert_eq!(
                 rmp.unwrap(),
                 RmpB2ndV1(
@@ -214,6 +230,7 @@ fn every_decoder_reads_the_same_values() {
             );
         } else {
             assert!(rmp.is_err(), "{what}");
+            assert!(rmp_borrowed.is_err(), "{what}");
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use metalayer_layout::{BUILTINS, Layout, Source};
+use metalayer_layout::{BUILTINS, Layout, PYTHON_BLOSC2, Source};
 use metalayer_runtime::{Candidate, DispatchError};
 
 use crate::output::Out;
@@ -24,6 +24,16 @@ struct Builtins {
     candidates: Vec<Candidate>,
 }
 
+/// A layout's dispatch candidate under the metalayer name `metalayer`.
+fn candidate(layout: &Layout, metalayer: &str) -> Candidate {
+    Candidate {
+        schema: crate::value::intern::text(&layout.schema),
+        metalayer: crate::value::intern::text(metalayer),
+        // Once per layout, for the life of the process.
+        prefix: Box::leak(layout.fixed_prefix().into_boxed_slice()),
+    }
+}
+
 fn builtins() -> &'static Builtins {
     static BUILTINS_TABLE: OnceLock<Builtins> = OnceLock::new();
     BUILTINS_TABLE.get_or_init(|| {
@@ -33,12 +43,6 @@ fn builtins() -> &'static Builtins {
             .rev()
             .filter_map(|b| metalayer_layout::builtin_layout(b.name))
             .collect();
-        let candidate = |layout: &Layout, metalayer: &str| Candidate {
-            schema: crate::value::intern::text(&layout.schema),
-            metalayer: crate::value::intern::text(metalayer),
-            // Once per built-in layout, for the life of the process.
-            prefix: Box::leak(layout.fixed_prefix().into_boxed_slice()),
-        };
         let mut candidates: Vec<Candidate> = layouts.iter().map(|l| candidate(l, &l.metalayer)).collect();
         for (schema, name) in ALSO_STORED_UNDER {
             if let Some(layout) = layouts.iter().find(|l| l.schema == *schema) {
@@ -49,9 +53,24 @@ fn builtins() -> &'static Builtins {
     })
 }
 
-/// The checked built-in layout named `schema`.
+/// The checked built-in layout named `schema`: c-blosc2's and python-blosc2's.
 pub fn builtin(schema: &str) -> Option<&'static Layout> {
-    builtins().layouts.iter().find(|l| l.schema == schema)
+    if let Some(layout) = builtins().layouts.iter().find(|l| l.schema == schema) {
+        return Some(layout);
+    }
+    python_blosc2().iter().copied().find(|l| l.schema == schema)
+}
+
+/// python-blosc2's own layouts, checked once.
+fn python_blosc2() -> &'static [&'static Layout] {
+    static TABLE: OnceLock<Vec<&'static Layout>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        PYTHON_BLOSC2
+            .iter()
+            .filter_map(|b| metalayer_layout::builtin_layout(b.name))
+            .map(|l| &*Box::leak(Box::new(l)))
+            .collect()
+    })
 }
 
 /// The built-in layouts that dispatch picks among, newest first, each under its metalayer
@@ -69,6 +88,168 @@ pub fn select(name: &str, bytes: &[u8]) -> Result<&'static Layout, DispatchError
         Some(layout) => Ok(layout),
         None => unreachable!("every candidate is a built-in layout"),
     }
+}
+
+/// The layouts `inspect` decodes metalayers with, by metalayer name: the built-ins (c-blosc2's
+/// and python-blosc2's) and the schemas of `--schemas` directories. The layouts stored under one
+/// name all part ([`Layout::parting`]), so at most one of them reads a metalayer's bytes.
+#[cfg_attr(not(feature = "inspect"), allow(dead_code))]
+pub struct Registry {
+    /// Each metalayer name with its layouts, in the order they are tried.
+    groups: Vec<Group>,
+}
+
+/// The layouts stored under one metalayer name.
+struct Group {
+    name: String,
+    layouts: Vec<&'static Layout>,
+    /// The same layouts as dispatch candidates, for the message when none reads the bytes.
+    candidates: &'static [Candidate],
+}
+
+/// What a registry makes of one metalayer.
+#[cfg_attr(not(feature = "inspect"), allow(dead_code))]
+pub enum Selected {
+    /// The layout that reads the bytes, and their value.
+    Decoded(&'static Layout, serde_json::Value),
+    /// The name has layouts, but none reads the bytes: the error of the one that reads furthest.
+    Failed(String),
+    /// No layout is stored under the name.
+    Unknown,
+}
+
+/// A `--schemas` directory that did not load.
+#[derive(Debug)]
+#[cfg_attr(not(feature = "inspect"), allow(dead_code))]
+pub enum RegistryError {
+    /// A schema file or the directory could not be read, or does not check.
+    Load(LoadError),
+    /// Two layouts stored under one name cannot be told apart; the path is the first schema
+    /// file among them.
+    Overlap(String),
+}
+
+#[cfg_attr(not(feature = "inspect"), allow(dead_code))]
+impl Registry {
+    /// The built-in layouts with the schemas of `dirs` (every `*.toml` file directly in each,
+    /// in name order; a file whose schema has the name of a built-in replaces it).
+    pub fn load(dirs: &[PathBuf]) -> Result<Registry, RegistryError> {
+        let mut layouts: Vec<(&'static Layout, Option<String>)> = builtins()
+            .layouts
+            .iter()
+            .chain(python_blosc2().iter().copied())
+            .map(|l| (l, None))
+            .collect();
+        for dir in dirs {
+            for path in schema_files(dir).map_err(RegistryError::Load)? {
+                let layout: &'static Layout = Box::leak(Box::new(load_file(&path).map_err(RegistryError::Load)?));
+                let shown = path.display().to_string();
+                match layouts.iter_mut().find(|(l, _)| l.schema == layout.schema) {
+                    // A file of the same schema name replaces the built-in (or an earlier file).
+                    Some(slot) => *slot = (layout, Some(shown)),
+                    None => layouts.push((layout, Some(shown))),
+                }
+            }
+        }
+        let mut groups: Vec<Group> = Vec::new();
+        let mut paths: Vec<Vec<Option<String>>> = Vec::new();
+        let mut add = |layout: &'static Layout, name: &str, path: Option<String>| match groups
+            .iter()
+            .position(|g| g.name == name)
+        {
+            Some(i) => {
+                groups[i].layouts.push(layout);
+                paths[i].push(path);
+            }
+            None => {
+                groups.push(Group {
+                    name: name.to_owned(),
+                    layouts: vec![layout],
+                    candidates: &[],
+                });
+                paths.push(vec![path]);
+            }
+        };
+        for (layout, path) in &layouts {
+            add(layout, &layout.metalayer, path.clone());
+        }
+        for (schema, name) in ALSO_STORED_UNDER {
+            if let Some((layout, path)) = layouts.iter().find(|(l, _)| l.schema == *schema) {
+                add(layout, name, path.clone());
+            }
+        }
+        for (group, paths) in groups.iter_mut().zip(&paths) {
+            for (i, a) in group.layouts.iter().enumerate() {
+                for (j, b) in group.layouts.iter().enumerate().skip(i + 1) {
+                    if let Err(overlap) = a.parting(b) {
+                        let file = paths[i].as_ref().or(paths[j].as_ref());
+                        let text = match file {
+                            Some(file) => format!("{file}: {overlap}"),
+                            None => overlap.to_string(),
+                        };
+                        return Err(RegistryError::Overlap(text));
+                    }
+                }
+            }
+            let candidates: Vec<Candidate> = group.layouts.iter().map(|l| candidate(l, &group.name)).collect();
+            group.candidates = Box::leak(candidates.into_boxed_slice());
+        }
+        Ok(Registry { groups })
+    }
+
+    /// Decodes a metalayer stored under `name` with the layout of that name that reads `bytes`.
+    pub fn select(&self, name: &str, bytes: &[u8]) -> Selected {
+        let Some(group) = self.groups.iter().find(|g| g.name == name) else {
+            return Selected::Unknown;
+        };
+        // The error of the layout whose prefix fits and that reads furthest.
+        let mut failure: Option<(usize, String)> = None;
+        for (layout, candidate) in group.layouts.iter().zip(group.candidates) {
+            if !candidate.accepts(bytes) {
+                continue;
+            }
+            match crate::value::decode_all(layout, bytes) {
+                Ok(value) => return Selected::Decoded(layout, value),
+                Err(e) => {
+                    let offset = e.offset();
+                    if failure.as_ref().is_none_or(|(at, _)| offset > *at) {
+                        failure = Some((offset, crate::output::chain(&e)));
+                    }
+                }
+            }
+        }
+        match failure {
+            Some((_, error)) => Selected::Failed(error),
+            // No prefix fits: the dispatch error names what each layout expects where.
+            None => match metalayer_runtime::select(group.candidates, name, bytes) {
+                Err(e) => Selected::Failed(crate::output::chain(&e)),
+                Ok(_) => unreachable!("no candidate's prefix fits"),
+            },
+        }
+    }
+
+    /// The metalayer names with layouts, and each name's schemas, in the order they are tried.
+    pub fn names(&self) -> impl Iterator<Item = (&str, Vec<&str>)> {
+        self.groups
+            .iter()
+            .map(|g| (g.name.as_str(), g.layouts.iter().map(|l| l.schema.as_str()).collect()))
+    }
+}
+
+/// The `*.toml` files directly in `dir`, in name order.
+fn schema_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    let shown = dir.display();
+    let entries = std::fs::read_dir(dir).map_err(|e| LoadError::Read(format!("cannot read {shown}: {e}")))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| LoadError::Read(format!("cannot read {shown}: {e}")))?;
+        let path = entry.path();
+        if path.extension().is_some_and(|x| x == "toml") && path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
 }
 
 /// A `--schema` argument: a built-in name, or the path of a schema file.
@@ -206,6 +387,99 @@ mod tests {
             select("units", &[0xa0]),
             Err(DispatchError::UnknownName { .. })
         ));
+    }
+
+    fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).expect("write a schema");
+        }
+        dir
+    }
+
+    fn schema_of(selected: Selected) -> String {
+        match selected {
+            Selected::Decoded(layout, _) => layout.schema.clone(),
+            Selected::Failed(e) => format!("failed: {e}"),
+            Selected::Unknown => "unknown".to_owned(),
+        }
+    }
+
+    #[test]
+    fn the_registry_tries_every_layout_of_a_name() {
+        let registry = Registry::load(&[]).unwrap_or_else(|_| panic!("the built-ins part"));
+        // python-blosc2's batcharray: {"version": 1, "serializer": "msgpack",
+        // "items_per_block": nil | 1, "arrow_schema": nil}, as msgpack.packb writes it.
+        let head: &[u8] = b"\x84\xa7version\x01\xaaserializer\xa7msgpack\xafitems_per_block";
+        let empty = [head, b"\xc0\xacarrow_schema\xc0"].concat();
+        let batches = [head, b"\x01\xacarrow_schema\xc0"].concat();
+        assert_eq!(schema_of(registry.select("batcharray", &empty)), "batcharray_empty_v1");
+        assert_eq!(schema_of(registry.select("batcharray", &batches)), "batcharray_v1");
+        // items_per_block must be at least 1: no shape reads 0, and the error is that of a
+        // layout that read up to it.
+        let zero = [head, b"\x00\xacarrow_schema\xc0"].concat();
+        let failed = schema_of(registry.select("batcharray", &zero));
+        assert!(failed.starts_with("failed: batcharray_"), "{failed}");
+        assert!(failed.contains("items_per_block"), "{failed}");
+        // No prefix fits: the dispatch error.
+        assert_eq!(
+            schema_of(registry.select("b2nd", &[0x94])),
+            "failed: no b2nd layout fits: at byte 0x00 b2nd_v1 expects 0x97, b2nd_v0 expects 0x96, caterva_v0 expects 0x95; found 0x94"
+        );
+        assert_eq!(schema_of(registry.select("units", b"\xa1m")), "unknown");
+    }
+
+    const HEAD: &str = "[schema]\nmetalayer = \"units\"\ndescription = \"d\"\nsource = \"s\"\n";
+
+    #[test]
+    fn user_schemas_join_the_built_ins() {
+        let dir = dir_with(&[
+            ("units_v0.toml", &format!("{HEAD}[value]\nwire = \"str\"\n")),
+            ("notes.txt", "not a schema"),
+        ]);
+        let registry = Registry::load(&[dir.path().to_owned()]).unwrap_or_else(|_| panic!("loads"));
+        assert_eq!(schema_of(registry.select("units", b"\xa1m")), "units_v0");
+        let names: Vec<(&str, Vec<&str>)> = registry.names().filter(|(n, _)| *n == "units").collect();
+        assert_eq!(names, [("units", vec!["units_v0"])]);
+    }
+
+    #[test]
+    fn layouts_that_cannot_be_told_apart_are_refused_when_loaded() {
+        let dir = dir_with(&[
+            ("a_v0.toml", &format!("{HEAD}[value]\nwire = \"str\"\n")),
+            ("b_v0.toml", &format!("{HEAD}[value]\nwire = \"str\"\n")),
+        ]);
+        let Err(RegistryError::Overlap(text)) = Registry::load(&[dir.path().to_owned()]) else {
+            panic!("two str layouts under one name overlap");
+        };
+        let path = dir.path().join("a_v0.toml");
+        assert_eq!(
+            text,
+            format!(
+                "{}: `a_v0` and `b_v0` cannot be told apart from their bytes: they accept the same bytes throughout",
+                path.display()
+            )
+        );
+        // Against a built-in: a copy of b2nd_v1 under another name.
+        let copy = metalayer_layout::builtin("b2nd_v1").map(|b| b.text).unwrap_or_default();
+        let dir = dir_with(&[("my_b2nd.toml", copy)]);
+        let Err(RegistryError::Overlap(text)) = Registry::load(&[dir.path().to_owned()]) else {
+            panic!("a copy of b2nd_v1 overlaps it");
+        };
+        assert!(text.contains("`b2nd_v1` and `my_b2nd` cannot be told apart"), "{text}");
+        // Under the built-in's own name, it replaces the built-in.
+        let dir = dir_with(&[("b2nd_v1.toml", copy)]);
+        assert!(Registry::load(&[dir.path().to_owned()]).is_ok());
+    }
+
+    #[test]
+    fn a_schema_that_does_not_check_is_an_error_at_its_place() {
+        let dir = dir_with(&[("bad_v0.toml", &format!("{HEAD}[value]\nwire = \"int99\"\n"))]);
+        let Err(RegistryError::Load(LoadError::Schema(text))) = Registry::load(&[dir.path().to_owned()]) else {
+            panic!("int99 is no wire type");
+        };
+        let place = format!("{}:6:8:", dir.path().join("bad_v0.toml").display());
+        assert!(text.starts_with(&place), "{text}");
     }
 
     #[test]

@@ -63,6 +63,7 @@ mod check;
 mod diagnostic;
 mod model;
 mod parse;
+mod parting;
 mod prefix;
 pub mod render;
 pub mod size;
@@ -73,6 +74,7 @@ pub use model::{
     ArrayType, Const, Count, Encoding, Entry, ExtType, Family, IntType, Layout, MapType, Node, Record, RecordType,
     Role, SchemaFile, StrType, Type, Wire,
 };
+pub use parting::{Overlap, OverlapReason, Parting};
 pub use render::{
     ElementOffsets, diagram, element_offsets, formulas, length_formula, offset_formula, record_diagram, size_formula,
     value_offset_formula,

@@ -53,6 +53,16 @@ impl fmt::Display for DecodeFailure {
 
 impl std::error::Error for DecodeFailure {}
 
+impl DecodeFailure {
+    /// The offset of the byte the error is at.
+    pub fn offset(&self) -> usize {
+        match self {
+            DecodeFailure::Wire(e) => e.offset(),
+            DecodeFailure::DuplicateKey { offset, .. } => *offset,
+        }
+    }
+}
+
 /// Decodes one value of `layout` from the start of `input`, and returns it as JSON with the
 /// number of bytes it took. Bytes after it are left alone; [`decode_all`] refuses them.
 pub fn decode(layout: &Layout, input: &[u8]) -> Result<(Value, usize), DecodeFailure> {

@@ -1,0 +1,662 @@
+//! Whether two layouts can be told apart from a metalayer's bytes, and where.
+//!
+//! Each layout is read as a sequence of steps: single bytes whose allowed values the schema fixes
+//! (markers, constants, map keys, fixed-width integers), whole values whose bytes depend on the
+//! value (a string, an array, a canonical integer), and a point past which the layout's shape
+//! depends on an earlier value (optional trailing entries). Two layouts are walked side by side:
+//! they part at the first step where the bytes one accepts cannot start what the other accepts,
+//! or where one ends and the other goes on. Steps that are the same value type in both are
+//! passed over whole, so layouts that differ only after a string of any length still part.
+//!
+//! When two layouts part, no input decodes with both (the decoders are strict and read the whole
+//! input), so choosing among them by trying each is unambiguous.
+
+use core::fmt;
+
+use crate::model::{ArrayType, Const, Count, Encoding, Family, Layout, MapType, Node, Record, Role, Type, Wire};
+
+/// Record types nested deeper than this are not followed (a checked layout has no cycles; the
+/// bound keeps a hand-built model from recursing without end).
+const MAX_DEPTH: usize = 64;
+
+/// A set of byte values.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    const NONE: ByteSet = ByteSet([0; 4]);
+
+    fn range(lo: u8, hi: u8) -> ByteSet {
+        let mut set = ByteSet::NONE;
+        set.add(lo, hi);
+        set
+    }
+
+    fn one(b: u8) -> ByteSet {
+        ByteSet::range(b, b)
+    }
+
+    fn add(&mut self, lo: u8, hi: u8) {
+        for b in lo..=hi {
+            self.0[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+    }
+
+    fn with(mut self, lo: u8, hi: u8) -> ByteSet {
+        self.add(lo, hi);
+        self
+    }
+
+    fn meets(&self, other: &ByteSet) -> bool {
+        self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
+    }
+}
+
+/// One step of a layout's bytes.
+enum Token<'a> {
+    /// One byte, with the values the layout allows there.
+    Byte(ByteSet),
+    /// A whole value whose bytes depend on it.
+    Value(&'a Node, &'a Role),
+    /// What follows depends on an earlier value: not followed.
+    Opaque,
+}
+
+/// A step and the entry it belongs to (`shape`, `item.kind`; empty for the top-level value).
+struct Step<'a> {
+    token: Token<'a>,
+    entry: String,
+    /// When the step starts a whole scalar value (a constant, a fixed-width number), the number
+    /// of steps its bytes take; 1 for a [`Token::Value`]; 0 inside a value or a record's header.
+    unit: usize,
+}
+
+/// The role of a value that is not an entry of a record.
+const VALUE: Role = Role::Field;
+
+/// Where two layouts part: the first byte at which no input can continue with both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parting {
+    /// The byte's offset, when every byte before it has a fixed length in both layouts.
+    pub offset: Option<usize>,
+    /// The entry of the first layout the byte belongs to (empty for the top-level value or the
+    /// end of the input).
+    pub entry: String,
+    /// The entry of the second layout it belongs to.
+    pub other_entry: String,
+}
+
+/// Why two layouts cannot be told apart from their bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overlap {
+    /// The first layout's schema name.
+    pub schema: String,
+    /// The second layout's schema name.
+    pub other_schema: String,
+    /// The offset of the first byte where they would need to differ, when every byte before it
+    /// has a fixed length in both.
+    pub offset: Option<usize>,
+    /// The first layout's entry at that byte (empty for the top-level value or the end).
+    pub entry: String,
+    /// The second layout's entry at that byte.
+    pub other_entry: String,
+    /// What makes them overlap there.
+    pub reason: OverlapReason,
+}
+
+/// What makes two layouts overlap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OverlapReason {
+    /// They accept the same bytes throughout.
+    Same,
+    /// Values of the two layouts can start with the same byte there.
+    SameFirstByte,
+    /// One layout's shape depends on an earlier value from there on (optional trailing entries,
+    /// a record header that does not fix its count), which is not followed.
+    Unfollowed,
+}
+
+impl fmt::Display for Overlap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` and `{}` cannot be told apart from their bytes: ",
+            self.schema, self.other_schema
+        )?;
+        let at = match self.offset {
+            Some(offset) => format!("byte {offset}"),
+            None => "a byte after a value of variable length".to_string(),
+        };
+        let entries = match (self.entry.as_str(), self.other_entry.as_str()) {
+            ("", "") => String::new(),
+            (a, b) if a == b => format!(" (entry `{a}` of both)"),
+            (a, b) => format!(
+                " (entry `{}` of `{}`, `{}` of `{}`)",
+                or_end(a),
+                self.schema,
+                or_end(b),
+                self.other_schema
+            ),
+        };
+        match self.reason {
+            OverlapReason::Same => f.write_str("they accept the same bytes throughout"),
+            OverlapReason::SameFirstByte => {
+                write!(
+                    f,
+                    "they accept the same bytes up to {at}{entries}, where they would need to differ"
+                )
+            }
+            OverlapReason::Unfollowed => write!(
+                f,
+                "they accept the same bytes up to {at}{entries}, where they would need to differ, but the shape that \
+                 follows depends on an earlier value (optional entries or a count)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Overlap {}
+
+fn or_end(entry: &str) -> &str {
+    if entry.is_empty() { "(the end)" } else { entry }
+}
+
+impl Layout {
+    /// Where this layout and `other` part: the first byte at which no input can be read by
+    /// both. Layouts stored under one metalayer name must part, so that a metalayer's bytes say
+    /// which of them it holds; trying each decoder in turn then finds at most one that reads it.
+    ///
+    /// ```
+    /// use metalayer_layout::builtin_layout;
+    ///
+    /// let v1 = builtin_layout("b2nd_v1").unwrap();
+    /// let v0 = builtin_layout("b2nd_v0").unwrap();
+    /// // fixarray(7) against fixarray(6): the very first byte.
+    /// assert_eq!(v1.parting(&v0).unwrap().offset, Some(0));
+    ///
+    /// // Two shapes of python-blosc2's `batcharray` part after a string of any length.
+    /// let a = builtin_layout("batcharray_v1").unwrap();
+    /// let b = builtin_layout("batcharray_empty_v1").unwrap();
+    /// let parting = a.parting(&b).unwrap();
+    /// assert_eq!((parting.offset, parting.entry.as_str()), (None, "items_per_block"));
+    ///
+    /// // A layout cannot be told apart from itself.
+    /// let overlap = v1.parting(&v1).unwrap_err();
+    /// assert!(overlap.to_string().contains("accept the same bytes"));
+    /// ```
+    pub fn parting(&self, other: &Layout) -> Result<Parting, Overlap> {
+        let a = steps(self);
+        let b = steps(other);
+        let (mut i, mut j) = (0, 0);
+        let mut offset = Some(0usize);
+        // The first place where values of both started with the same byte without being the
+        // same value type: where the layouts would need to differ, if they never part.
+        let mut loose: Option<(Option<usize>, String, String)> = None;
+        loop {
+            let (x, y) = (a.get(i), b.get(j));
+            let entry = |s: Option<&Step<'_>>| s.map_or(String::new(), |s| s.entry.clone());
+            let here = (offset, entry(x), entry(y));
+            let overlap = |(offset, entry, other_entry): (Option<usize>, String, String), reason| Overlap {
+                schema: self.schema.clone(),
+                other_schema: other.schema.clone(),
+                offset,
+                entry,
+                other_entry,
+                reason,
+            };
+            let parted = || Parting {
+                offset,
+                entry: entry(x),
+                other_entry: entry(y),
+            };
+            let (x, y) = match (x, y) {
+                (None, None) => {
+                    return Err(match loose {
+                        Some(at) => overlap(at, OverlapReason::SameFirstByte),
+                        None => overlap(here, OverlapReason::Same),
+                    });
+                }
+                // The decoders read the whole input: one ends where the other goes on.
+                (None, Some(_)) | (Some(_), None) => return Ok(parted()),
+                (Some(x), Some(y)) => (x, y),
+            };
+            match (&x.token, &y.token) {
+                (Token::Opaque, _) | (_, Token::Opaque) => return Err(overlap(here, OverlapReason::Unfollowed)),
+                (Token::Byte(p), Token::Byte(q)) => {
+                    if !p.meets(q) {
+                        return Ok(parted());
+                    }
+                    offset = offset.map(|o| o + 1);
+                }
+                (Token::Value(n, r), Token::Value(m, s)) if r == s && same(self, n, other, m, 0) => {
+                    offset = None;
+                }
+                (p, q) => {
+                    if !first_bytes_of(self, p).meets(&first_bytes_of(other, q)) {
+                        return Ok(parted());
+                    }
+                    if x.unit == 0 || y.unit == 0 {
+                        return Err(overlap(here, OverlapReason::SameFirstByte));
+                    }
+                    // Both start a whole msgpack value, whose bytes alone say where it ends: an
+                    // input read by both is at the same place in both after it.
+                    loose.get_or_insert(here);
+                    offset = None;
+                    i += x.unit;
+                    j += y.unit;
+                    continue;
+                }
+            }
+            i += 1;
+            j += 1;
+        }
+    }
+}
+
+fn first_bytes_of(layout: &Layout, token: &Token<'_>) -> ByteSet {
+    match token {
+        Token::Byte(set) => *set,
+        Token::Value(node, role) => first_bytes(layout, node, role, 0),
+        // Handled before.
+        Token::Opaque => ByteSet::range(0, 0xff),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A layout as steps
+// ---------------------------------------------------------------------------------------------
+
+fn steps(layout: &Layout) -> Vec<Step<'_>> {
+    let mut out = Vec::new();
+    node_steps(layout, &layout.root, &VALUE, "", &mut out, 0);
+    out
+}
+
+fn push<'a>(out: &mut Vec<Step<'a>>, entry: &str, token: Token<'a>) {
+    let unit = usize::from(matches!(token, Token::Value(..)));
+    out.push(Step {
+        token,
+        entry: entry.to_string(),
+        unit,
+    });
+}
+
+fn exact(out: &mut Vec<Step<'_>>, entry: &str, bytes: &[u8]) {
+    for &b in bytes {
+        push(out, entry, Token::Byte(ByteSet::one(b)));
+    }
+}
+
+/// The header of a str, bin, array or map of `len`, written with wire type `w`.
+fn header_bytes(w: Wire, len: u64) -> Vec<u8> {
+    match w.marker() {
+        Some(m) => {
+            let mut bytes = vec![m];
+            bytes.extend_from_slice(&len.to_be_bytes()[8 - w.width()..]);
+            bytes
+        }
+        // fixstr, fixarray, fixmap: the length is in the marker (checked to fit).
+        None => vec![w.markers().0.wrapping_add(len as u8)],
+    }
+}
+
+fn node_steps<'a>(
+    layout: &'a Layout,
+    node: &'a Node,
+    role: &'a Role,
+    entry: &str,
+    out: &mut Vec<Step<'a>>,
+    depth: usize,
+) {
+    let constant = match role {
+        Role::Const(c) => Some(c),
+        _ => None,
+    };
+    let start = out.len();
+    let scalar = !matches!(node.ty, Type::Record(_) | Type::Ref(_));
+    scalar_steps(layout, node, role, constant, entry, out, depth);
+    // The bytes of one scalar value: a whole value of the other layout may stand against them.
+    if scalar && out.len() > start {
+        out[start].unit = out.len() - start;
+    }
+}
+
+fn scalar_steps<'a>(
+    layout: &'a Layout,
+    node: &'a Node,
+    role: &'a Role,
+    constant: Option<&'a Const>,
+    entry: &str,
+    out: &mut Vec<Step<'a>>,
+    depth: usize,
+) {
+    match (&node.ty, constant) {
+        (Type::Nil, _) => exact(out, entry, &[0xc0]),
+        (Type::Bool, Some(Const::Bool(b))) => exact(out, entry, &[if *b { 0xc3 } else { 0xc2 }]),
+        (Type::Bool, _) => push(out, entry, Token::Byte(ByteSet::range(0xc2, 0xc3))),
+        (Type::Int(t), c) => {
+            let value = match c {
+                Some(Const::Int(v)) => Some(*v),
+                _ => None,
+            };
+            let wire = match (t.encoding, value) {
+                (Encoding::Fixed(w), _) => Some(w),
+                (Encoding::Canonical { lenient: false }, Some(v)) => Wire::smallest_int(v),
+                _ => None,
+            };
+            match (wire, value) {
+                (None, _) => push(out, entry, Token::Value(node, role)),
+                (Some(w), Some(v)) => match w.marker() {
+                    None => exact(out, entry, &[v as u8]),
+                    Some(m) => {
+                        exact(out, entry, &[m]);
+                        exact(out, entry, &v.to_be_bytes()[16 - w.width()..]);
+                    }
+                },
+                (Some(w), None) => match w.marker() {
+                    // A fixint: the value is the byte.
+                    None => push(out, entry, Token::Byte(ByteSet::range(t.min as u8, t.max as u8))),
+                    Some(m) => {
+                        exact(out, entry, &[m]);
+                        for _ in 0..w.width() {
+                            push(out, entry, Token::Byte(ByteSet::range(0, 0xff)));
+                        }
+                    }
+                },
+            }
+        }
+        (Type::Float(w), c) => {
+            exact(out, entry, &[w.marker().unwrap_or(0)]);
+            match c {
+                Some(Const::Float(f)) if *w == Wire::Float32 => exact(out, entry, &(*f as f32).to_be_bytes()),
+                Some(Const::Float(f)) => exact(out, entry, &f.to_be_bytes()),
+                _ => {
+                    for _ in 0..w.width() {
+                        push(out, entry, Token::Byte(ByteSet::range(0, 0xff)));
+                    }
+                }
+            }
+        }
+        (Type::Str(t), Some(Const::Bytes(b))) => bytes_const(node, role, t.encoding, Family::Str, b, entry, out),
+        (Type::Bin(e), Some(Const::Bytes(b))) => bytes_const(node, role, *e, Family::Bin, b, entry, out),
+        (Type::Record(r), _) => record_steps(layout, r, entry, out, depth),
+        (Type::Ref(i), _) => match layout.types.get(*i) {
+            Some(t) if depth < MAX_DEPTH => record_steps(layout, &t.record, entry, out, depth + 1),
+            _ => push(out, entry, Token::Opaque),
+        },
+        _ => push(out, entry, Token::Value(node, role)),
+    }
+}
+
+/// A str or bin constant: its exact bytes when the encoding fixes its header.
+fn bytes_const<'a>(
+    node: &'a Node,
+    role: &'a Role,
+    encoding: Encoding,
+    family: Family,
+    bytes: &[u8],
+    entry: &str,
+    out: &mut Vec<Step<'a>>,
+) {
+    let wire = match encoding {
+        Encoding::Fixed(w) => Some(w),
+        Encoding::Canonical { lenient: false } => Wire::smallest_len(family, bytes.len() as u64),
+        Encoding::Canonical { lenient: true } => None,
+    };
+    match wire {
+        Some(w) => {
+            exact(out, entry, &header_bytes(w, bytes.len() as u64));
+            exact(out, entry, bytes);
+        }
+        None => push(out, entry, Token::Value(node, role)),
+    }
+}
+
+fn record_steps<'a>(layout: &'a Layout, r: &'a Record, path: &str, out: &mut Vec<Step<'a>>, depth: usize) {
+    let (lo, hi) = (r.required as u64, r.entries.len() as u64);
+    let wire = match r.header {
+        Encoding::Fixed(w) => Some(w),
+        Encoding::Canonical { lenient: false } if lo == hi => Wire::smallest_len(r.form, lo),
+        Encoding::Canonical { .. } => None,
+    };
+    match wire {
+        Some(w) if lo == hi => exact(out, path, &header_bytes(w, lo)),
+        // A fix header: the count is in the marker, one of required..=all.
+        Some(w) if w.marker().is_none() => {
+            let base = w.markers().0;
+            push(
+                out,
+                path,
+                Token::Byte(ByteSet::range(base.wrapping_add(lo as u8), base.wrapping_add(hi as u8))),
+            );
+        }
+        Some(w) => {
+            exact(out, path, &[w.marker().unwrap_or(0)]);
+            for _ in 0..w.width() {
+                push(out, path, Token::Byte(ByteSet::range(0, 0xff)));
+            }
+        }
+        None => {
+            push(out, path, Token::Opaque);
+            return;
+        }
+    }
+    for (index, e) in r.entries.iter().enumerate() {
+        let entry = if path.is_empty() {
+            e.name.clone()
+        } else {
+            format!("{path}.{}", e.name)
+        };
+        if index >= r.required {
+            // Whether the entry is there depends on the header's count.
+            push(out, &entry, Token::Opaque);
+            return;
+        }
+        if let Some(key) = &e.key {
+            // Keys are written as the smallest str header, as standard writers do.
+            match Wire::smallest_len(Family::Str, key.len() as u64) {
+                Some(w) => {
+                    exact(out, &entry, &header_bytes(w, key.len() as u64));
+                    exact(out, &entry, key.as_bytes());
+                }
+                None => {
+                    push(out, &entry, Token::Opaque);
+                    return;
+                }
+            }
+        }
+        node_steps(layout, &e.node, &e.role, &entry, out, depth);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bytes a value can start with
+// ---------------------------------------------------------------------------------------------
+
+/// Every byte a value of `node` can start with (possibly more, never fewer).
+fn first_bytes(layout: &Layout, node: &Node, role: &Role, depth: usize) -> ByteSet {
+    let constant = match role {
+        Role::Const(c) => Some(c),
+        _ => None,
+    };
+    match &node.ty {
+        Type::Nil => ByteSet::one(0xc0),
+        Type::Bool => match constant {
+            Some(Const::Bool(b)) => ByteSet::one(if *b { 0xc3 } else { 0xc2 }),
+            _ => ByteSet::range(0xc2, 0xc3),
+        },
+        Type::Int(t) => {
+            let (min, max) = match constant {
+                Some(Const::Int(v)) => (*v, *v),
+                _ => (t.min, t.max),
+            };
+            int_first_bytes(t.encoding, min, max)
+        }
+        Type::Float(w) => ByteSet::one(w.marker().unwrap_or(0)),
+        Type::Str(t) => match constant {
+            Some(Const::Bytes(b)) if t.encoding == Encoding::Fixed(Wire::FixStr) => {
+                ByteSet::one(0xa0u8.wrapping_add(b.len() as u8))
+            }
+            _ => family_first_bytes(t.encoding, Family::Str),
+        },
+        Type::Bin(e) => family_first_bytes(*e, Family::Bin),
+        Type::Ext(t) => family_first_bytes(t.encoding, Family::Ext),
+        Type::Array(ArrayType {
+            header,
+            count,
+            header_overflow,
+            ..
+        }) => {
+            let set = container_first_bytes(*header, Family::Array, count);
+            // c-blosc2 writes `0x90 + 16` = 0xa0 for 16 elements.
+            if header_overflow.is_some() {
+                set.with(0xa0, 0xa0)
+            } else {
+                set
+            }
+        }
+        Type::Map(MapType { header, count, .. }) => container_first_bytes(*header, Family::Map, count),
+        Type::Record(r) => record_first_bytes(r),
+        Type::Ref(i) => match layout.types.get(*i) {
+            Some(t) if depth < MAX_DEPTH => record_first_bytes(&t.record),
+            _ => ByteSet::range(0, 0xff),
+        },
+    }
+}
+
+/// The integers each wire type is the smallest encoding of.
+fn canonical_range(w: Wire) -> Option<(i128, i128)> {
+    Some(match w {
+        Wire::PosFixInt => (0, 0x7f),
+        Wire::UInt8 => (0x80, 0xff),
+        Wire::UInt16 => (0x100, 0xffff),
+        Wire::UInt32 => (0x1_0000, 0xffff_ffff),
+        Wire::UInt64 => (0x1_0000_0000, u64::MAX as i128),
+        Wire::NegFixInt => (-32, -1),
+        Wire::Int8 => (-128, -33),
+        Wire::Int16 => (-32768, -129),
+        Wire::Int32 => (i32::MIN as i128, -32769),
+        Wire::Int64 => (i64::MIN as i128, i32::MIN as i128 - 1),
+        _ => return None,
+    })
+}
+
+fn int_first_bytes(encoding: Encoding, min: i128, max: i128) -> ByteSet {
+    let mut set = ByteSet::NONE;
+    let wires: &[Wire] = match encoding {
+        Encoding::Fixed(w) => &[w][..],
+        Encoding::Canonical { .. } => Family::Int.wires(),
+    };
+    for &w in wires {
+        let range = match encoding {
+            Encoding::Canonical { lenient: false } => canonical_range(w),
+            _ => w.int_range(),
+        };
+        let Some((lo, hi)) = range else { continue };
+        let (lo, hi) = (lo.max(min), hi.min(max));
+        if lo > hi {
+            continue;
+        }
+        match w.marker() {
+            Some(m) => set.add(m, m),
+            // A fixint's byte is its value.
+            None => set.add(lo as u8, hi as u8),
+        }
+    }
+    set
+}
+
+fn family_first_bytes(encoding: Encoding, family: Family) -> ByteSet {
+    let wires: &[Wire] = match encoding {
+        Encoding::Fixed(w) => &[w][..],
+        Encoding::Canonical { .. } => family.wires(),
+    };
+    wires.iter().fold(ByteSet::NONE, |set, w| {
+        let (lo, hi) = w.markers();
+        set.with(lo, hi)
+    })
+}
+
+fn container_first_bytes(header: Encoding, family: Family, count: &Count) -> ByteSet {
+    match (header, count) {
+        (Encoding::Fixed(w), Count::Fixed(n)) if w.marker().is_none() => {
+            ByteSet::one(w.markers().0.wrapping_add(*n as u8))
+        }
+        _ => family_first_bytes(header, family),
+    }
+}
+
+fn record_first_bytes(r: &Record) -> ByteSet {
+    match r.header {
+        Encoding::Fixed(w) if w.marker().is_none() => {
+            let base = w.markers().0;
+            ByteSet::range(
+                base.wrapping_add(r.required as u8),
+                base.wrapping_add(r.entries.len() as u8),
+            )
+        }
+        header => family_first_bytes(header, r.form),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The same value type in two layouts
+// ---------------------------------------------------------------------------------------------
+
+/// Whether two nodes accept the same bytes, read the same way (names, spans and documentation
+/// aside).
+fn same(la: &Layout, a: &Node, lb: &Layout, b: &Node, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let record = |l: &'_ Layout, n: &'_ Node| -> Option<Record> {
+        match &n.ty {
+            Type::Record(r) => Some(r.clone()),
+            Type::Ref(i) => l.types.get(*i).map(|t| t.record.clone()),
+            _ => None,
+        }
+    };
+    match (&a.ty, &b.ty) {
+        (Type::Nil, Type::Nil) | (Type::Bool, Type::Bool) => true,
+        (Type::Int(x), Type::Int(y)) => {
+            let values = |t: &crate::model::IntType| {
+                let mut v: Vec<i128> = t.values.iter().map(|(_, v)| *v).collect();
+                v.sort_unstable();
+                v
+            };
+            x.encoding == y.encoding && x.min == y.min && x.max == y.max && values(x) == values(y)
+        }
+        (Type::Float(x), Type::Float(y)) => x == y,
+        (Type::Str(x), Type::Str(y)) => x == y,
+        (Type::Bin(x), Type::Bin(y)) => x == y,
+        (Type::Ext(x), Type::Ext(y)) => x == y,
+        (Type::Array(x), Type::Array(y)) => {
+            x.header == y.header
+                && x.count == y.count
+                && x.header_overflow.is_some() == y.header_overflow.is_some()
+                && same(la, &x.element, lb, &y.element, depth + 1)
+        }
+        (Type::Map(x), Type::Map(y)) => {
+            x.header == y.header
+                && x.count == y.count
+                && same(la, &x.key, lb, &y.key, depth + 1)
+                && same(la, &x.value, lb, &y.value, depth + 1)
+        }
+        (Type::Record(_) | Type::Ref(_), Type::Record(_) | Type::Ref(_)) => match (record(la, a), record(lb, b)) {
+            (Some(x), Some(y)) => {
+                x.form == y.form
+                    && x.header == y.header
+                    && x.required == y.required
+                    && x.entries.len() == y.entries.len()
+                    && x.entries.iter().zip(&y.entries).all(|(p, q)| {
+                        p.key == q.key
+                            && p.role == q.role
+                            && p.optional == q.optional
+                            && same(la, &p.node, lb, &q.node, depth + 1)
+                    })
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
