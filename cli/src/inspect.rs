@@ -4,39 +4,36 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use metalayer::frame::{FrameError, FrameMetalayer};
-use metalayer_runtime::DispatchError;
 use serde_json::{Map, Value};
 
 use crate::msgpack;
 use crate::output::{Out, Stop, chain};
+use crate::render;
+use crate::schema::{Registry, Selected};
 use crate::walk::{self, Found, Source};
-use crate::{render, schema, value};
 
 /// What one metalayer turned out to be.
 enum Content {
-    /// A metalayer stored under the name of a built-in layout (`b2nd`, `caterva`), decoded
-    /// with the one whose fixed prefix fits it.
+    /// A metalayer stored under the name of a known layout (built-in or from `--schemas`),
+    /// decoded with the one of that name that reads its bytes.
     Known { schema: &'static str, value: Value },
-    /// A known name whose bytes do not decode.
+    /// A known name whose bytes no layout of that name reads.
     Failed { error: String },
     /// Any other name: raw bytes, and the msgpack value when they are one.
     Other { msgpack: Option<rmpv::Value> },
 }
 
-/// Decodes one metalayer: with the built-in layout its name and bytes select, or as msgpack.
-fn classify(m: &FrameMetalayer) -> Content {
-    match schema::select(&m.name, &m.content) {
-        Ok(layout) => match value::decode_all(layout, &m.content) {
-            Ok(value) => Content::Known {
-                schema: layout.schema.as_str(),
-                value,
-            },
-            Err(e) => Content::Failed { error: chain(&e) },
+/// Decodes one metalayer: with the layout of its name that reads its bytes, or as msgpack.
+fn classify(registry: &Registry, m: &FrameMetalayer) -> Content {
+    match registry.select(&m.name, &m.content) {
+        Selected::Decoded(layout, value) => Content::Known {
+            schema: layout.schema.as_str(),
+            value,
         },
-        Err(DispatchError::UnknownName { .. }) => Content::Other {
+        Selected::Failed(error) => Content::Failed { error },
+        Selected::Unknown => Content::Other {
             msgpack: msgpack::msgpack_value(&m.content),
         },
-        Err(e) => Content::Failed { error: chain(&e) },
     }
 }
 
@@ -54,11 +51,11 @@ pub enum Format {
 /// Inspects each frame that `paths` name, directories walked (see [`walk`]), printing each
 /// report as soon as its frame is read; failures are reported on stderr and the others still
 /// printed. Nothing is collected: memory does not grow with the number of frames.
-pub fn run(out: &mut Out, paths: &[PathBuf], format: Format, follow: bool) -> Result<(), Stop> {
+pub fn run(out: &mut Out, registry: &Registry, paths: &[PathBuf], format: Format, follow: bool) -> Result<(), Stop> {
     let mut printer = Printer { format, count: 0 };
     for found in walk::frames(paths, follow) {
         match found {
-            Found::Frame(source) => inspect_one(out, &mut printer, &source)?,
+            Found::Frame(source) => inspect_one(out, registry, &mut printer, &source)?,
             Found::Error { path, message } => {
                 out.error(&message);
                 printer.json(out, || error_report(&path, message))?;
@@ -68,7 +65,7 @@ pub fn run(out: &mut Out, paths: &[PathBuf], format: Format, follow: bool) -> Re
     printer.finish(out)
 }
 
-fn inspect_one(out: &mut Out, printer: &mut Printer, source: &Source) -> Result<(), Stop> {
+fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source: &Source) -> Result<(), Stop> {
     let shown = source.shown();
     let metalayers = match source.read() {
         Ok(metalayers) => metalayers,
@@ -83,7 +80,7 @@ fn inspect_one(out: &mut Out, printer: &mut Printer, source: &Source) -> Result<
             return printer.json(out, || error_report(source.path(), text));
         }
     };
-    let contents: Vec<Content> = metalayers.iter().map(classify).collect();
+    let contents: Vec<Content> = metalayers.iter().map(|m| classify(registry, m)).collect();
     for (m, content) in metalayers.iter().zip(&contents) {
         if let Content::Failed { error } = content {
             out.error(format_args!(

@@ -79,6 +79,11 @@ enum Command {
         /// Follow symbolic links met while walking directories (links given as PATH always are).
         #[arg(short = 'L', long)]
         follow: bool,
+        /// Also decode with the schemas in DIR (every *.toml file directly in it): a metalayer
+        /// stored under a schema's metalayer name is decoded with the one of that name that
+        /// reads its bytes. Repeatable.
+        #[arg(long = "schemas", value_name = "DIR")]
+        schemas: Vec<PathBuf>,
         /// Contiguous frame files, sparse-frame directories, directories to walk, or - for stdin.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
@@ -131,7 +136,8 @@ enum Command {
         #[arg(value_name = "SCHEMA", value_parser = SchemaArg::parse)]
         schema: SchemaArg,
     },
-    /// List the built-in schemas: name, metalayer name and description.
+    /// List the built-in schemas (c-blosc2's, then python-blosc2's): name, metalayer name and
+    /// description.
     #[command(after_help = SCHEMAS_EXAMPLE)]
     Schemas {
         /// Print JSON instead of text.
@@ -153,7 +159,8 @@ const INSPECT_EXAMPLE: &str = r#"Examples:
   metalayer inspect array.b2nd                   # one frame file
   metalayer inspect data/                        # every frame under data/
   metalayer inspect --jsonl data/ > meta.jsonl   # the same, one JSON object a line
-  ssh host cat a.b2nd | metalayer inspect -      # a frame read from stdin"#;
+  ssh host cat a.b2nd | metalayer inspect -      # a frame read from stdin
+  metalayer inspect --schemas my_schemas/ data/  # decode user metalayers with my_schemas/*.toml"#;
 
 /// The example under `metalayer decode --help`.
 const DECODE_EXAMPLE: &str = r#"Examples:
@@ -184,6 +191,7 @@ const COMPLETIONS_EXAMPLE: &str = r#"Examples:
 fn schemas(out: &mut Out, json: bool) -> Result<(), Stop> {
     let rows: Vec<(&str, String, String)> = metalayer_layout::BUILTINS
         .iter()
+        .chain(metalayer_layout::PYTHON_BLOSC2)
         .map(|b| match metalayer_layout::builtin_layout(b.name) {
             Some(layout) => (b.name, layout.metalayer, layout.description),
             None => (b.name, String::new(), "(the schema does not parse)".to_owned()),
@@ -270,14 +278,22 @@ fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
             json,
             jsonl,
             follow,
+            schemas,
             paths,
         } => {
+            let registry = match schema::Registry::load(&schemas) {
+                Ok(registry) => registry,
+                Err(e) => {
+                    e.report(out);
+                    return out.flush();
+                }
+            };
             let format = match (json, jsonl) {
                 (_, true) => inspect::Format::Jsonl,
                 (true, false) => inspect::Format::Json,
                 (false, false) => inspect::Format::Text,
             };
-            inspect::run(out, &paths, format, follow)?;
+            inspect::run(out, &registry, &paths, format, follow)?;
         }
         Command::Decode {
             schema,

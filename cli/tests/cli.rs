@@ -81,6 +81,20 @@ const FIELD_NAMES: [&str; 7] = [
 ];
 
 #[cfg(feature = "inspect")]
+/// The metalayer names python-blosc2 stores its own records under, each with built-in layouts.
+const PYTHON_BLOSC2_NAMES: &[&str] = &[
+    "b2o",
+    "LazyArray",
+    "proxy-source",
+    "batcharray",
+    "vlarray",
+    "listarray",
+    "b2embed",
+    "b2dict",
+    "b2tree",
+];
+
+#[cfg(feature = "inspect")]
 #[test]
 fn inspect_json_matches_every_fixture() {
     let files = expected();
@@ -100,6 +114,7 @@ fn inspect_json_matches_every_fixture() {
 
     let mut checked_fields = 0;
     let mut checked_msgpack = 0;
+    let mut checked_typed = 0;
     for ((file, report), path) in files.iter().zip(reports).zip(&paths) {
         let ctx = file["path"].as_str().unwrap_or_default();
         assert_eq!(report["path"], Value::String(path.clone()), "{ctx}");
@@ -136,6 +151,14 @@ fn inspect_json_matches_every_fixture() {
                     assert_eq!(Value::Array(values), w["msgpack"], "{ctx}");
                 }
                 checked_fields += 1;
+            } else if PYTHON_BLOSC2_NAMES.contains(&name) {
+                // python-blosc2's own metalayers: typed by their built-in layouts, with the
+                // value python-blosc2's msgpack.unpackb gave the generator.
+                let value_key = if g.get("fields").is_some() { "fields" } else { "value" };
+                assert_eq!(keys, ["name", "len", "schema", value_key], "{ctx} {name}");
+                assert!(!w["msgpack"].is_null(), "{ctx} {name}");
+                assert_eq!(g[value_key], w["msgpack"], "{ctx} {name}");
+                checked_typed += 1;
             } else {
                 assert_eq!(keys, ["name", "len", "hex", "msgpack"], "{ctx} {name}");
                 assert_eq!(g["hex"], w["hex"], "{ctx} {name}");
@@ -150,6 +173,9 @@ fn inspect_json_matches_every_fixture() {
     }
     assert_eq!(checked_fields, 142);
     assert!(checked_msgpack >= 12, "{checked_msgpack}");
+    // LazyArray 1, b2dict 1, b2embed 1, b2o 6, b2tree 2, batcharray 3, listarray 2,
+    // proxy-source 3, vlarray 2.
+    assert_eq!(checked_typed, 21);
 }
 
 #[cfg(feature = "inspect")]
@@ -559,13 +585,25 @@ fn schemas_lists_the_builtins() {
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3, "{text}");
+    // c-blosc2's three, then python-blosc2's sixteen.
+    assert_eq!(lines.len(), 19, "{text}");
+    assert!(lines[0].starts_with("caterva_v0   "), "{text}");
     assert!(
-        lines[0].starts_with("caterva_v0  caterva  caterva, 5 entries"),
+        lines[0].contains(" caterva ") && lines[0].contains("caterva, 5 entries"),
         "{text}"
     );
-    assert!(lines[1].starts_with("b2nd_v0     b2nd     b2nd, 6 entries"), "{text}");
-    assert!(lines[2].starts_with("b2nd_v1     b2nd     b2nd, 7 entries"), "{text}");
+    assert!(
+        lines[1].starts_with("b2nd_v0   ") && lines[1].contains("b2nd, 6 entries"),
+        "{text}"
+    );
+    assert!(
+        lines[2].starts_with("b2nd_v1   ") && lines[2].contains("b2nd, 7 entries"),
+        "{text}"
+    );
+    assert!(
+        lines[3].starts_with("b2o_v1   ") && lines[3].contains(" b2o "),
+        "{text}"
+    );
 
     let out = run(&["schemas", "--json"]);
     let list = json(&out);
@@ -575,7 +613,9 @@ fn schemas_lists_the_builtins() {
         .iter()
         .filter_map(|s| s["name"].as_str())
         .collect();
-    assert_eq!(names, ["caterva_v0", "b2nd_v0", "b2nd_v1"]);
+    assert_eq!(names[..3], ["caterva_v0", "b2nd_v0", "b2nd_v1"]);
+    assert_eq!(names.len(), 19);
+    assert!(names.contains(&"proxy_source_local_v0"));
     assert_eq!(list[2]["metalayer"], "b2nd");
     assert!(
         list[2]["description"]

@@ -53,6 +53,7 @@ impl fmt::Display for DecodeFailure {
 
 impl std::error::Error for DecodeFailure {}
 
+#[cfg_attr(not(feature = "inspect"), allow(dead_code))]
 impl DecodeFailure {
     /// The offset of the byte the error is at.
     pub fn offset(&self) -> usize {
