@@ -13,7 +13,7 @@
 
 use core::fmt;
 
-use crate::model::{ArrayType, Const, Count, Encoding, Family, Layout, MapType, Node, Record, Role, Type, Wire};
+use crate::model::{ArrayType, Const, Count, Encoding, Entry, Family, Layout, MapType, Node, Record, Role, Type, Wire};
 
 /// Record types nested deeper than this are not followed (a checked layout has no cycles; the
 /// bound keeps a hand-built model from recursing without end).
@@ -58,6 +58,9 @@ enum Token<'a> {
     Byte(ByteSet),
     /// A whole value whose bytes depend on it.
     Value(&'a Node, &'a Role),
+    /// A record's optional trailing entries, from this index: whether each is there depends on
+    /// the record's header.
+    Optional(&'a Record, usize),
     /// What follows depends on an earlier value: not followed.
     Opaque,
 }
@@ -221,7 +224,20 @@ impl Layout {
                 (Some(x), Some(y)) => (x, y),
             };
             match (&x.token, &y.token) {
-                (Token::Opaque, _) | (_, Token::Opaque) => return Err(overlap(here, OverlapReason::Unfollowed)),
+                // The same optional entries after the same required ones: whichever of them an
+                // input holds, both read it the same way up to the record's end.
+                (Token::Optional(r, i), Token::Optional(q, k))
+                    if r.entries.len() - i == q.entries.len() - k
+                        && r.entries[*i..]
+                            .iter()
+                            .zip(&q.entries[*k..])
+                            .all(|(e, f)| same_entry(self, e, other, f, 0)) =>
+                {
+                    offset = None;
+                }
+                (Token::Opaque | Token::Optional(..), _) | (_, Token::Opaque | Token::Optional(..)) => {
+                    return Err(overlap(here, OverlapReason::Unfollowed));
+                }
                 (Token::Byte(p), Token::Byte(q)) => {
                     if !p.meets(q) {
                         return Ok(parted());
@@ -258,7 +274,7 @@ fn first_bytes_of(layout: &Layout, token: &Token<'_>) -> ByteSet {
         Token::Byte(set) => *set,
         Token::Value(node, role) => first_bytes(layout, node, role, 0),
         // Handled before.
-        Token::Opaque => ByteSet::range(0, 0xff),
+        Token::Optional(..) | Token::Opaque => ByteSet::range(0, 0xff),
     }
 }
 
@@ -416,8 +432,11 @@ fn record_steps<'a>(layout: &'a Layout, r: &'a Record, path: &str, out: &mut Vec
     let (lo, hi) = (r.required as u64, r.entries.len() as u64);
     let wire = match r.header {
         Encoding::Fixed(w) => Some(w),
-        Encoding::Canonical { lenient: false } if lo == hi => Wire::smallest_len(r.form, lo),
-        Encoding::Canonical { .. } => None,
+        // The smallest header for every count the record can have, when it is one wire type.
+        Encoding::Canonical { lenient: false } => {
+            Wire::smallest_len(r.form, lo).filter(|&w| Wire::smallest_len(r.form, hi) == Some(w))
+        }
+        Encoding::Canonical { lenient: true } => None,
     };
     match wire {
         Some(w) if lo == hi => exact(out, path, &header_bytes(w, lo)),
@@ -449,7 +468,7 @@ fn record_steps<'a>(layout: &'a Layout, r: &'a Record, path: &str, out: &mut Vec
         };
         if index >= r.required {
             // Whether the entry is there depends on the header's count.
-            push(out, &entry, Token::Opaque);
+            push(out, &entry, Token::Optional(r, index));
             return;
         }
         if let Some(key) = &e.key {
@@ -648,15 +667,18 @@ fn same(la: &Layout, a: &Node, lb: &Layout, b: &Node, depth: usize) -> bool {
                     && x.header == y.header
                     && x.required == y.required
                     && x.entries.len() == y.entries.len()
-                    && x.entries.iter().zip(&y.entries).all(|(p, q)| {
-                        p.key == q.key
-                            && p.role == q.role
-                            && p.optional == q.optional
-                            && same(la, &p.node, lb, &q.node, depth + 1)
-                    })
+                    && x.entries
+                        .iter()
+                        .zip(&y.entries)
+                        .all(|(p, q)| same_entry(la, p, lb, q, depth + 1))
             }
             _ => false,
         },
         _ => false,
     }
+}
+
+/// Whether two record entries are stored and read the same way.
+fn same_entry(la: &Layout, a: &Entry, lb: &Layout, b: &Entry, depth: usize) -> bool {
+    a.key == b.key && a.role == b.role && a.optional == b.optional && same(la, &a.node, lb, &b.node, depth)
 }
