@@ -401,6 +401,15 @@ pub enum DecodeErrorKind {
     },
     /// A record's header states a number of entries the schema does not allow (optional
     /// trailing entries make a range).
+    ///
+    /// ```
+    /// use metalayer_runtime::DecodeErrorKind;
+    ///
+    /// let kind = DecodeErrorKind::Entries { min: 16, max: 16, found: 15 };
+    /// assert_eq!(kind.to_string(), "expected 16 entries, found 15");
+    /// let kind = DecodeErrorKind::Entries { min: 1, max: 1, found: 2 };
+    /// assert_eq!(kind.to_string(), "expected 1 entry, found 2");
+    /// ```
     Entries {
         /// The fewest entries.
         min: usize,
@@ -748,25 +757,29 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::InvalidUtf8 { valid_up_to } => write!(
                 f,
                 "expected UTF-8 text, found an invalid sequence after {}",
-                Count(valid_up_to, "valid byte")
+                Count(valid_up_to, "valid byte", "valid bytes")
             ),
             DecodeErrorKind::Capacity { capacity, found } => write!(
                 f,
                 "expected at most {} (the field's capacity), found {found}",
-                Count(capacity, "element")
+                Count(capacity, "element", "elements")
             ),
             DecodeErrorKind::StrCapacity { capacity, found } => write!(
                 f,
                 "expected at most {} (the field's capacity), found {found}",
-                Count(capacity, "byte")
+                Count(capacity, "byte", "bytes")
             ),
             DecodeErrorKind::FixedLength { expected, found } => write!(
                 f,
                 "expected exactly {} (the field's array length), found {found}",
-                Count(expected, "element")
+                Count(expected, "element", "elements")
             ),
             DecodeErrorKind::TrailingBytes { count } => {
-                write!(f, "expected end of input, found {}", Count(count, "trailing byte"))
+                write!(
+                    f,
+                    "expected end of input, found {}",
+                    Count(count, "trailing byte", "trailing bytes")
+                )
             }
             DecodeErrorKind::Family { expected, found } => {
                 write!(
@@ -799,7 +812,7 @@ impl fmt::Display for DecodeErrorKind {
             }
             DecodeErrorKind::Entries { min, max, found } => {
                 if min == max {
-                    write!(f, "expected {}, found {found}", Count(min, "entry"))
+                    write!(f, "expected {}, found {found}", Count(min, "entry", "entries"))
                 } else {
                     write!(f, "expected {min}..={max} entries, found {found}")
                 }
@@ -856,7 +869,7 @@ impl fmt::Display for EncodeErrorKind {
             } => write!(
                 f,
                 "expected {} (the length of {reference}, both counted by {count_entry}), found {found}",
-                Count(expected, "element")
+                Count(expected, "element", "elements")
             ),
             EncodeErrorKind::CountOutOfRange {
                 count_entry,
@@ -889,7 +902,7 @@ impl fmt::Display for EncodeErrorKind {
             EncodeErrorKind::BufferTooSmall { needed, available } => write!(
                 f,
                 "expected a buffer of at least {}, found {available}",
-                Count(needed, "byte")
+                Count(needed, "byte", "bytes")
             ),
         }
     }
@@ -941,11 +954,12 @@ impl fmt::Display for FamilyMarkers {
 }
 
 /// `1 byte`, `2 bytes`: a count and its noun, in the singular or the plural.
-struct Count(usize, &'static str);
+/// A number of things, with the noun's singular and plural.
+struct Count(usize, &'static str, &'static str);
 
 impl fmt::Display for Count {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = if self.0 == 1 { "" } else { "s" };
-        write!(f, "{} {}{s}", self.0, self.1)
+        let noun = if self.0 == 1 { self.1 } else { self.2 };
+        write!(f, "{} {noun}", self.0)
     }
 }
