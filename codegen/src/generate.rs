@@ -1243,8 +1243,11 @@ impl Gen<'_> {
                 let (r, t) = (usize_lit(required), usize_lit(total));
                 let present = names::present_count();
                 let write = self.write_header(header, record.form, &quote!(#r + #present));
-                // The number of leading optional entries present; a gap is an error.
-                let mut count = Vec::new();
+                // A gap among the optional entries is an error (checked); the header states the
+                // required entries and the optional ones present (written). The check and the
+                // write may be separate functions (a named record type's).
+                let mut gaps = Vec::new();
+                let mut present_terms = Vec::new();
                 let mut absent_before: Option<&str> = None;
                 for (i, entry) in record.entries.iter().enumerate().skip(required) {
                     let Some(slot) = &slots[i] else { continue };
@@ -1255,11 +1258,12 @@ impl Gen<'_> {
                         None => quote!(::core::option::Option::None),
                         Some(_) => quote!(__absent),
                     };
-                    count.push(quote! {
+                    gaps.push(quote! {
                         let __is = #rt::OptionField::get(&#p).is_some();
                         #rt::check_optional(#schema, #path, __is, #gap)?;
-                        if __is { #present += 1; } else if __absent.is_none() { __absent = ::core::option::Option::Some(#name); }
+                        if !__is && __absent.is_none() { __absent = ::core::option::Option::Some(#name); }
                     });
+                    present_terms.push(quote!(usize::from(#rt::OptionField::get(&#p).is_some())));
                     absent_before = Some(name);
                 }
                 (
@@ -1268,11 +1272,13 @@ impl Gen<'_> {
                         let #entries_var = #read;
                         #d.entries(#at, #entries_var, #r, #t, #container_path)?;
                     },
-                    write,
                     quote! {
-                        let mut #present = 0usize;
+                        let #present: usize = 0 #(+ #present_terms)*;
+                        #write
+                    },
+                    quote! {
                         let mut __absent: ::core::option::Option<&'static str> = ::core::option::Option::None;
-                        #(#count)*
+                        #(#gaps)*
                         let _ = __absent;
                     },
                 )
