@@ -477,6 +477,16 @@ fn error_content_array() {
         corrupt(|b| b[0x90..0x92].copy_from_slice(&4u16.to_be_bytes())),
         "at byte 0x90: the content array holds 4 metalayers, the map 5"
     );
+    // More contents than the rest of the header can hold: refused before any is read.
+    assert_eq!(
+        corrupt(|b| b[0x90..0x92].copy_from_slice(&[0xff, 0xff])),
+        "at byte 0x90: the content array holds 65535 metalayers, the map 5"
+    );
+    // One more than there are: the decoder looks for it where the header ends.
+    assert_eq!(
+        corrupt(|b| b[0x90..0x92].copy_from_slice(&6u16.to_be_bytes())),
+        "frame_header_v2: at byte 0xf0 in metalayers.contents[5]: expected 1 more byte, found 0 (the header ends at header_len 240)"
+    );
 }
 
 #[test]
