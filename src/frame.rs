@@ -1161,10 +1161,11 @@ fn prefix_lens(prefix: &[u8]) -> Result<(usize, u64), FrameError> {
             }
             Ok((header_len, frame_len))
         }
-        // The decoder read both entries, so both are there and header_len is at least 97.
+        // Not reached: the decoder read both entries from these bytes, and header_len is at
+        // least 97.
         _ => Err(FrameError::Truncated {
-            offset: 0,
-            expected: MAGIC_TEXT.to_owned(),
+            offset: FRAME_LEN_AT,
+            expected: "header_len and frame_len".to_owned(),
             len: prefix.len(),
         }),
     }
