@@ -613,7 +613,17 @@ fn frame() -> Vec<u8> {
     f.extend_from_slice(&[0x00, 0x00, 0x00, 0x70]); // 0x0b header_len
     f.push(0xcf); // 0x0f frame_len marker
     f.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0x70]); // 0x10 frame_len
-    f.resize(0x57, 0x00); // 0x18..0x57 the rest of the fixed header, not read
+    // 0x18..0x57 the rest of the fixed header: flags, nbytes, cbytes, typesize, blocksize,
+    // chunksize, the thread counts, has_vlmetalayers, the filters.
+    f.extend_from_slice(&[0xa4, 0x12, 0x00, 0x05, 0x02]); // 0x18 fixstr of 4 flag bytes
+    f.extend_from_slice(&[0xd3, 0, 0, 0, 0, 0, 0, 0, 0]); // 0x1d nbytes
+    f.extend_from_slice(&[0xd3, 0, 0, 0, 0, 0, 0, 0, 0]); // 0x26 cbytes
+    f.extend_from_slice(&[0xd2, 0, 0, 0, 1, 0xd2, 0, 0, 0, 0, 0xd2, 0, 0, 0, 0]); // 0x2f typesize...
+    f.extend_from_slice(&[0xd1, 0, 1, 0xd1, 0, 1]); // 0x3e thread counts
+    f.push(0xc2); // 0x44 has_vlmetalayers
+    f.extend_from_slice(&[0xd8, 0x06]); // 0x45 fixext16, 6 filters
+    f.extend_from_slice(&[0; 16]); // 0x47 filters, codec, filters_meta...
+    assert_eq!(f.len(), 0x57);
     f.extend_from_slice(&[0x93, 0xcd, 0x00, 0x0f]); // 0x57 fixarray of 3, 0x58 uint16 index size
     f.extend_from_slice(&[0xde, 0x00, 0x01]); // 0x5b map16 of 1
     f.extend_from_slice(&[0xa2, b'a', b'b']); // 0x5e fixstr "ab"
@@ -710,23 +720,23 @@ fn frame_unexpected_byte() {
     );
     assert_eq!(
         frame_err(|b| b[0x57] = 0x92),
-        "at byte 0x57: expected metalayer index marker 0x93 (fixarray of 3), found 0x92"
+        "frame_header_v2: at byte 0x57 in metalayers: expected fixarray marker 0x93, found 0x92"
     );
     assert_eq!(
         frame_err(|b| b[0x5e] = 0xc0),
-        "at byte 0x5e: expected fixstr name marker 0xa0..=0xbf of metalayer #0, found 0xc0"
+        "frame_header_v2: at byte 0x5e in metalayers.offsets[0]: expected fixstr marker 0xa0..=0xbf, found 0xc0"
     );
     assert_eq!(
         frame_err(|b| b[0x61] = 0xce),
-        r#"at byte 0x61: expected offset marker 0xd2 (int32) of metalayer "ab", found 0xce"#
+        "frame_header_v2: at byte 0x61 in metalayers.offsets[0]: expected int32 marker 0xd2, found 0xce"
     );
     assert_eq!(
         frame_err(|b| b[0x66] = 0xdd),
-        "at byte 0x66: expected content array marker 0xdc (array16), found 0xdd"
+        "frame_header_v2: at byte 0x66 in metalayers.contents: expected array16 marker 0xdc, found 0xdd"
     );
     assert_eq!(
         frame_err(|b| b[0x69] = 0xc4),
-        r#"at byte 0x69: expected content marker 0xc6 (bin32) of metalayer "ab", found 0xc4"#
+        "frame_header_v2: at byte 0x69 in metalayers.contents[0]: expected bin32 marker 0xc6, found 0xc4"
     );
 }
 
@@ -782,12 +792,14 @@ fn frame_past_header_end() {
     // header_len 0x68 = 104 ends inside the u16 count after 0xdc (0x67..0x69).
     assert_eq!(
         frame_err(|b| put_i32(b, 0x0b, 0x68)),
-        "at byte 0x67: expected number of contents (u16), found the end of the header (header_len 104)"
+        "frame_header_v2: at byte 0x67 in metalayers.contents: expected 2 more bytes, found 1 (the header ends at header_len 104)"
     );
-    // header_len 0x6c = 108 ends inside the content's length (0x6a..0x6e).
+    // header_len 0x6c = 108 ends inside the content's length (0x6a..0x6e): the one content
+    // needs at least 5 bytes from 0x69, where 3 are left, which the decoder checks before it
+    // reads the content.
     assert_eq!(
         frame_err(|b| put_i32(b, 0x0b, 0x6c)),
-        r#"at byte 0x6a: expected content length (i32) of metalayer "ab", found the end of the header (header_len 108)"#
+        "frame_header_v2: at byte 0x69 in metalayers.contents: expected 5 more bytes, found 3 (the header ends at header_len 108)"
     );
 }
 
@@ -804,7 +816,7 @@ fn frame_name_not_utf8() {
     // "\xc3b": a 2-byte sequence whose second byte is not a continuation byte.
     assert_eq!(
         frame_err(|b| b[0x5f] = 0xc3),
-        "at byte 0x5f: metalayer name 0xc3 0x62 is not UTF-8"
+        "frame_header_v2: at byte 0x5f in metalayers.offsets[0]: expected UTF-8 text, found an invalid sequence after 0 valid bytes"
     );
 }
 
@@ -829,12 +841,12 @@ fn frame_content_offsets() {
 fn frame_content_lengths() {
     assert_eq!(
         frame_err(|b| put_i32(b, 0x6a, -1)),
-        r#"at byte 0x6a: metalayer "ab" content length -1 is negative"#
+        "at byte 0x6a in metalayers.contents[0]: content length 4294967295 runs past the end of the header (header_len 112)"
     );
     // 3 bytes from 0x6e end at 0x71, past 0x70.
     assert_eq!(
         frame_err(|b| put_i32(b, 0x6a, 3)),
-        r#"at byte 0x6a: metalayer "ab" content length 3 runs past the end of the header (header_len 112)"#
+        "at byte 0x6a in metalayers.contents[0]: content length 3 runs past the end of the header (header_len 112)"
     );
 }
 

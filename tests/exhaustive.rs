@@ -1021,14 +1021,18 @@ fn check_frame_error(bytes: &[u8], e: &FrameError) -> Result<(), String> {
         FrameError::HeaderLenExceedsInput { header_len, len: l } => {
             header_len_is(*header_len) && *l == len && len < *header_len
         }
-        FrameError::PastHeaderEnd { offset, header_len, .. } => {
-            header_len_is(*header_len) && *offset <= *header_len && *header_len <= len
+        FrameError::Header { error, header_len } => {
+            let marker_agrees = match error.kind() {
+                metalayer::DecodeErrorKind::Marker { found, .. } => bytes.get(error.offset()) == Some(&found),
+                _ => true,
+            };
+            header_len_is(*header_len) && error.offset() <= *header_len && *header_len <= len && marker_agrees
+        }
+        FrameError::HeaderLenPastEntries { end, header_len } => {
+            header_len_is(*header_len) && end < header_len && *header_len <= len
         }
         FrameError::TooManyMetalayers { count } => {
             be_u16(bytes, 92) == Some(*count) && usize::from(*count) > MAX_METALAYERS
-        }
-        FrameError::NameNotUtf8 { offset, name } => {
-            bytes.get(*offset..*offset + name.len()) == Some(&name[..]) && std::str::from_utf8(name).is_err()
         }
         FrameError::NegativeContentOffset {
             offset, content_offset, ..
@@ -1045,13 +1049,27 @@ fn check_frame_error(bytes: &[u8], e: &FrameError) -> Result<(), String> {
             start,
             ..
         } => i32_at(*offset, *content_offset as i64) && content_offset < start && bytes.get(start - 3) == Some(&0xdc),
-        FrameError::NegativeContentLen { offset, len: l, .. } => i32_at(*offset, i64::from(*l)) && *l < 0,
+        FrameError::ContentOffsetInsideContent {
+            offset,
+            content_offset,
+            content_start,
+            ..
+        } => {
+            i32_at(*offset, *content_offset as i64)
+                && bytes.get(*content_offset) == Some(&0xc6)
+                && content_start < content_offset
+                && bytes.get(*content_start) == Some(&0xc6)
+        }
         FrameError::ContentPastHeader {
             offset,
             len: l,
             header_len,
             ..
-        } => header_len_is(*header_len) && i32_at(*offset, *l as i64) && offset + 4 + l > *header_len,
+        } => {
+            header_len_is(*header_len)
+                && be_i32(bytes, *offset).map(|v| v as u32) == Some(*l)
+                && offset + 4 + *l as usize > *header_len
+        }
         FrameError::CountMismatch {
             offset,
             expected,

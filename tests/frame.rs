@@ -319,15 +319,15 @@ fn error_markers_of_the_fixed_part() {
     );
     assert_eq!(
         corrupt(|b| b[87] = 0x92),
-        "at byte 0x57: expected metalayer index marker 0x93 (fixarray of 3), found 0x92"
+        "frame_header_v2: at byte 0x57 in metalayers: expected fixarray marker 0x93, found 0x92"
     );
     assert_eq!(
         corrupt(|b| b[88] = 0xcc),
-        "at byte 0x58: expected index size marker 0xcd (uint16), found 0xcc"
+        "frame_header_v2: at byte 0x58 in metalayers.size: expected uint16 marker 0xcd, found 0xcc"
     );
     assert_eq!(
         corrupt(|b| b[0x5b] = 0x80),
-        "at byte 0x5b: expected map16 marker 0xde, found 0x80"
+        "frame_header_v2: at byte 0x5b in metalayers.offsets: expected map16 marker 0xde, found 0x80"
     );
     // The index size itself is not checked (c-blosc2 does not use it).
     let mut bytes = meta_user();
@@ -357,20 +357,31 @@ fn error_header_len_values() {
 
 #[test]
 fn error_header_ends_inside_the_layout() {
-    // header_len 100 ends inside the first map entry's offset (0x64..0x68).
+    // header_len 100 ends inside the first map entry's offset (0x64..0x68): the map's 5 pairs
+    // need at least 30 bytes from 0x5e, where 6 are left, which the decoder checks before it
+    // reads the pairs.
     assert_eq!(
         corrupt(|b| put_i32(b, 11, 100)),
-        r#"at byte 0x64: expected content offset (i32) of metalayer "b2nd", found the end of the header (header_len 100)"#
+        "frame_header_v2: at byte 0x5e in metalayers.offsets: expected 30 more bytes, found 6 (the header ends at header_len 100)"
+    );
+    // header_len 0x65 with one metalayer: the pair fits the first check, and the decoder stops
+    // inside its offset.
+    assert_eq!(
+        corrupt(|b| {
+            put_i32(b, 11, 0x65);
+            b[92..94].copy_from_slice(&1u16.to_be_bytes());
+        }),
+        "frame_header_v2: at byte 0x64 in metalayers.offsets[0]: expected 4 more bytes, found 1 (the header ends at header_len 101)"
     );
     // header_len 0x90 ends inside the 0xdc count.
     assert_eq!(
         corrupt(|b| put_i32(b, 11, 0x90)),
-        "at byte 0x90: expected number of contents (u16), found the end of the header (header_len 144)"
+        "frame_header_v2: at byte 0x90 in metalayers.contents: expected 2 more bytes, found 0 (the header ends at header_len 144)"
     );
     // header_len 0xe9 ends inside the length of "m" (0xe8..0xec).
     assert_eq!(
         corrupt(|b| put_i32(b, 11, 0xe9)),
-        r#"at byte 0xe8: expected content length (i32) of metalayer "m", found the end of the header (header_len 233)"#
+        "frame_header_v2: at byte 0xe8 in metalayers.contents[4]: expected 4 more bytes, found 1 (the header ends at header_len 233)"
     );
 }
 
@@ -390,11 +401,11 @@ fn error_too_many_metalayers() {
 fn error_names() {
     assert_eq!(
         corrupt(|b| b[94] = 0xd9),
-        "at byte 0x5e: expected fixstr name marker 0xa0..=0xbf of metalayer #0, found 0xd9"
+        "frame_header_v2: at byte 0x5e in metalayers.offsets[0]: expected fixstr marker 0xa0..=0xbf, found 0xd9"
     );
     assert_eq!(
         corrupt(|b| b[95] = 0xff),
-        "at byte 0x5f: metalayer name 0xff 0x32 0x6e 0x64 is not UTF-8"
+        "frame_header_v2: at byte 0x5f in metalayers.offsets[0]: expected UTF-8 text, found an invalid sequence after 0 valid bytes"
     );
     // A name length that runs past header_len: the last metalayer's marker (0x88) claims 31 bytes
     // and header_len is cut to 0x98.
@@ -403,7 +414,7 @@ fn error_names() {
             b[0x88] = 0xbf;
             put_i32(b, 11, 0x98);
         }),
-        "at byte 0x89: expected metalayer #4 name (31 bytes), found the end of the header (header_len 152)"
+        "frame_header_v2: at byte 0x89 in metalayers.offsets[4]: expected 31 more bytes, found 15 (the header ends at header_len 152)"
     );
 }
 
@@ -411,7 +422,7 @@ fn error_names() {
 fn error_offsets() {
     assert_eq!(
         corrupt(|b| b[0x63] = 0xd3),
-        r#"at byte 0x63: expected offset marker 0xd2 (int32) of metalayer "b2nd", found 0xd3"#
+        "frame_header_v2: at byte 0x63 in metalayers.offsets[0]: expected int32 marker 0xd2, found 0xd3"
     );
     assert_eq!(
         corrupt(|b| put_i32(b, 0x64, -1)),
@@ -440,19 +451,19 @@ fn error_offsets() {
 fn error_contents() {
     assert_eq!(
         corrupt(|b| b[0x92] = 0xc4),
-        r#"at byte 0x92: expected content marker 0xc6 (bin32) of metalayer "b2nd", found 0xc4"#
+        "frame_header_v2: at byte 0x92 in metalayers.contents[0]: expected bin32 marker 0xc6, found 0xc4"
     );
     assert_eq!(
         corrupt(|b| put_i32(b, 0x93, -1)),
-        r#"at byte 0x93: metalayer "b2nd" content length -1 is negative"#
+        "at byte 0x93 in metalayers.contents[0]: content length 4294967295 runs past the end of the header (header_len 240)"
     );
     assert_eq!(
         corrupt(|b| put_i32(b, 0xe8, 5)),
-        r#"at byte 0xe8: metalayer "m" content length 5 runs past the end of the header (header_len 240)"#
+        "at byte 0xe8 in metalayers.contents[4]: content length 5 runs past the end of the header (header_len 240)"
     );
     assert_eq!(
         corrupt(|b| put_i32(b, 0xe8, i32::MAX)),
-        r#"at byte 0xe8: metalayer "m" content length 2147483647 runs past the end of the header (header_len 240)"#
+        "at byte 0xe8 in metalayers.contents[4]: content length 2147483647 runs past the end of the header (header_len 240)"
     );
 }
 
@@ -460,11 +471,21 @@ fn error_contents() {
 fn error_content_array() {
     assert_eq!(
         corrupt(|b| b[0x8f] = 0xdd),
-        "at byte 0x8f: expected content array marker 0xdc (array16), found 0xdd"
+        "frame_header_v2: at byte 0x8f in metalayers.contents: expected array16 marker 0xdc, found 0xdd"
     );
     assert_eq!(
         corrupt(|b| b[0x90..0x92].copy_from_slice(&4u16.to_be_bytes())),
         "at byte 0x90: the content array holds 4 metalayers, the map 5"
+    );
+    // More contents than the rest of the header can hold: refused before any is read.
+    assert_eq!(
+        corrupt(|b| b[0x90..0x92].copy_from_slice(&[0xff, 0xff])),
+        "at byte 0x90: the content array holds 65535 metalayers, the map 5"
+    );
+    // One more than there are: the decoder looks for it where the header ends.
+    assert_eq!(
+        corrupt(|b| b[0x90..0x92].copy_from_slice(&6u16.to_be_bytes())),
+        "frame_header_v2: at byte 0xf0 in metalayers.contents[5]: expected 1 more byte, found 0 (the header ends at header_len 240)"
     );
 }
 
@@ -538,7 +559,7 @@ fn a_sparse_directory_with_a_corrupt_header() {
     tmp.file("chunks.b2frame", &bytes);
     assert_eq!(
         read_metalayers(&tmp.0).unwrap_err().to_string(),
-        "at byte 0x5b: expected map16 marker 0xde, found 0x80"
+        "frame_header_v2: at byte 0x5b in metalayers.offsets: expected map16 marker 0xde, found 0x80"
     );
 }
 

@@ -3,7 +3,8 @@
 
 Metalayer seeds are the metalayer contents of a spread of fixture files (every layout, ndim 0, 1,
 mid and the maximum, short and long dtypes); frame seeds are the files' headers (the first
-`header_len` bytes). Run from the repository root after `cargo build -p metalayer-cli`.
+`header_len` bytes), and a few small whole frames with vlmetalayers (header, chunks and trailer).
+Run from the repository root after `cargo build -p metalayer-cli`.
 """
 import json
 import pathlib
@@ -21,6 +22,22 @@ def header(path):
     # header_len: an int32 after the 0xd2 marker at byte 0x0a.
     (length,) = struct.unpack(">i", data[11:15])
     return data[:length]
+
+
+# Small whole frames whose trailers hold vlmetalayers, for the frame target's trailer reader.
+WHOLE_FRAMES = [
+    "blosc2-4-own/ctable_embed.b2e",
+    "blosc2-4-own/treestore_group_vlmeta.b2f",
+    "blosc2-2-vlmeta/save_tensor.b2f",
+    "blosc2-4-vlmeta/sparse_schunk.b2f/chunks.b2frame",
+]
+
+
+def save_whole_frames():
+    d = OUT / "frame"
+    d.mkdir(parents=True, exist_ok=True)
+    for rel in WHOLE_FRAMES:
+        (d / ("whole-" + rel.replace("/", "-"))).write_bytes((FILES / rel).read_bytes())
 
 
 def save(schema, name, stem, content):
@@ -62,6 +79,7 @@ def main():
             d = OUT / "frame"
             d.mkdir(parents=True, exist_ok=True)
             (d / stem).write_bytes(hdr)
+    save_whole_frames()
     d = OUT / "schema"
     d.mkdir(parents=True, exist_ok=True)
     for schema in sorted((ROOT / "layout/schemas").glob("*.toml")) + sorted((ROOT / "tests/schemas").glob("*.toml")):

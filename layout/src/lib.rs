@@ -239,14 +239,44 @@ pub const PYTHON_BLOSC2: &[Builtin] = &[
     },
 ];
 
-/// The built-in schema of that name.
+/// The built-in schemas of the Blosc2 frame itself: its header (`frame_header_v2`, which holds
+/// the metalayers) and its trailer (`frame_trailer_v1`, which holds the variable-length
+/// metalayers). They are not metalayers, so they are built in by name only, as
+/// [`PYTHON_BLOSC2`] are, and not among the layouts dispatch chooses from; `metalayer::frame`
+/// reads frames through them.
+///
+/// ```
+/// let names: Vec<_> = metalayer_layout::FRAME.iter().map(|b| b.name).collect();
+/// assert_eq!(names, ["frame_header_v2", "frame_trailer_v1"]);
+/// for b in metalayer_layout::FRAME {
+///     assert!(metalayer_layout::parse(b.name, b.text).is_ok(), "{}", b.name);
+///     assert!(metalayer_layout::builtin(b.name).is_some());
+/// }
+/// ```
+pub const FRAME: &[Builtin] = &[
+    Builtin {
+        name: "frame_header_v2",
+        text: include_str!("../schemas/frame_header_v2.toml"),
+    },
+    Builtin {
+        name: "frame_trailer_v1",
+        text: include_str!("../schemas/frame_trailer_v1.toml"),
+    },
+];
+
+/// The built-in schema of that name, from [`BUILTINS`], [`PYTHON_BLOSC2`] or [`FRAME`].
 ///
 /// ```
 /// assert!(metalayer_layout::builtin("b2nd_v1").is_some());
+/// assert!(metalayer_layout::builtin("frame_header_v2").is_some());
 /// assert!(metalayer_layout::builtin("b2nd_v9").is_none());
 /// ```
 pub fn builtin(name: &str) -> Option<&'static Builtin> {
-    BUILTINS.iter().chain(PYTHON_BLOSC2).find(|b| b.name == name)
+    BUILTINS
+        .iter()
+        .chain(PYTHON_BLOSC2)
+        .chain(FRAME)
+        .find(|b| b.name == name)
 }
 
 /// The checked layout of a built-in schema.
