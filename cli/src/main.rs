@@ -136,8 +136,8 @@ enum Command {
         #[arg(value_name = "SCHEMA", value_parser = SchemaArg::parse)]
         schema: SchemaArg,
     },
-    /// List the built-in schemas (c-blosc2's, then python-blosc2's): name, metalayer name and
-    /// description.
+    /// List the built-in schemas (c-blosc2's metalayers, python-blosc2's, the frame header and
+    /// trailer): name, metalayer name and description.
     #[command(after_help = SCHEMAS_EXAMPLE)]
     Schemas {
         /// Print JSON instead of text.
@@ -192,6 +192,7 @@ fn schemas(out: &mut Out, json: bool) -> Result<(), Stop> {
     let rows: Vec<(&str, String, String)> = metalayer_layout::BUILTINS
         .iter()
         .chain(metalayer_layout::PYTHON_BLOSC2)
+        .chain(metalayer_layout::FRAME)
         .map(|b| match metalayer_layout::builtin_layout(b.name) {
             Some(layout) => (b.name, layout.metalayer, layout.description),
             None => (b.name, String::new(), "(the schema does not parse)".to_owned()),

@@ -53,12 +53,29 @@ fn builtins() -> &'static Builtins {
     })
 }
 
-/// The checked built-in layout named `schema`: c-blosc2's and python-blosc2's.
+/// The checked built-in layout named `schema`: c-blosc2's metalayers, python-blosc2's, and the
+/// frame's header and trailer.
 pub fn builtin(schema: &str) -> Option<&'static Layout> {
     if let Some(layout) = builtins().layouts.iter().find(|l| l.schema == schema) {
         return Some(layout);
     }
-    python_blosc2().iter().copied().find(|l| l.schema == schema)
+    python_blosc2()
+        .iter()
+        .chain(frame())
+        .copied()
+        .find(|l| l.schema == schema)
+}
+
+/// The layouts of the frame header and trailer, checked once.
+fn frame() -> &'static [&'static Layout] {
+    static TABLE: OnceLock<Vec<&'static Layout>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        metalayer_layout::FRAME
+            .iter()
+            .filter_map(|b| metalayer_layout::builtin_layout(b.name))
+            .map(|l| &*Box::leak(Box::new(l)))
+            .collect()
+    })
 }
 
 /// python-blosc2's own layouts, checked once.

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use metalayer_layout::{BUILTINS, Layout, PYTHON_BLOSC2};
+use metalayer_layout::{BUILTINS, FRAME, Layout, PYTHON_BLOSC2};
 
 use crate::attr::SchemaRef;
 
@@ -54,7 +54,12 @@ pub(crate) fn find(schema: &SchemaRef, manifest_dir: &Path) -> Result<Source, St
             if path.is_file() {
                 return read(&path, name, relative);
             }
-            let builtins: Vec<&str> = BUILTINS.iter().chain(PYTHON_BLOSC2).map(|b| b.name).collect();
+            let builtins: Vec<&str> = BUILTINS
+                .iter()
+                .chain(PYTHON_BLOSC2)
+                .chain(FRAME)
+                .map(|b| b.name)
+                .collect();
             let own = list_schemas(&manifest_dir.join("schemas"));
             let own = if own.is_empty() {
                 "none".to_string()
