@@ -79,7 +79,7 @@ const VERSION_MAX: u8 = 6;
 const VERSION_ALPHA: u8 = 3;
 /// c-blosc2's `BLOSC2_MAXBLOCKSIZE`.
 const MAX_BLOCKSIZE: usize = 536_866_816;
-/// c-blosc2's back-reference distance offset for BloscLZ's 16-bit distances.
+/// The largest BloscLZ distance of one byte and five bits, beyond which two more bytes follow.
 const BLOSCLZ_MAX_DISTANCE: usize = 8191;
 
 // Header flags (byte 2).
@@ -890,79 +890,61 @@ impl<'a> Decoder<'a> {
     }
 }
 
-/// c-blosc2's BloscLZ decoder (`blosclz_decompress`), bounds-checked: `None` where it returns 0.
+/// Decodes a BloscLZ stream into `out`; returns how many bytes it wrote, `None` for a stream
+/// that is cut short, refers back before the start of its output, or writes past `out`.
 ///
-/// Like c-blosc2's, it stops when the input ends right after a match's header, without copying
-/// that match.
+/// The stream is a sequence of tokens, each starting with a control byte (only the low five
+/// bits of the very first one count):
+/// - below 32: a run of `control + 1` literal bytes, which follow;
+/// - otherwise a back reference: its length is `(control >> 5) + 2` bytes, where a top-three-bits
+///   value of 7 means that bytes follow, each added to the length, up to the first one below
+///   255; its distance is `(control & 31) << 8` plus the next byte, and when that is the largest
+///   (8191), 8191 plus the next two bytes (big-endian). The bytes copied start `distance + 1`
+///   bytes back, and may overlap what the copy writes.
 fn blosclz_decompress(input: &[u8], out: &mut [u8]) -> Option<usize> {
-    let end = input.len();
-    let mut ip = 0;
-    let mut op = 0;
-    let mut ctrl = usize::from(*input.first()? & 31);
-    ip += 1;
+    let mut bytes = input.iter().copied();
+    let mut next = || bytes.next();
+    let mut written = 0usize;
+    let mut control = next()? & 31;
     loop {
-        if ctrl >= 32 {
-            // A match: length in the top 3 bits (7 means more bytes follow), distance in the
-            // low 5 bits and the next byte, or in two more bytes.
-            let mut len = (ctrl >> 5) - 1;
-            let ofs = (ctrl & 31) << 8;
-            if len == 6 {
+        if control < 32 {
+            let run = usize::from(control) + 1;
+            let dest = out.get_mut(written..written + run)?;
+            for slot in dest {
+                *slot = next()?;
+            }
+            written += run;
+        } else {
+            let mut len = usize::from(control >> 5) + 2;
+            if control >> 5 == 7 {
                 loop {
-                    if ip + 1 >= end {
-                        return None;
-                    }
-                    let code = input[ip];
-                    ip += 1;
-                    len += usize::from(code);
-                    if code != 255 {
+                    let more = next()?;
+                    len += usize::from(more);
+                    if more != 255 {
                         break;
                     }
                 }
-            } else if ip + 1 >= end {
+            }
+            let mut distance = (usize::from(control & 31) << 8) | usize::from(next()?);
+            if distance == BLOSCLZ_MAX_DISTANCE {
+                let (high, low) = (next()?, next()?);
+                distance += (usize::from(high) << 8) | usize::from(low);
+            }
+            let from = written.checked_sub(distance + 1)?;
+            if written + len > out.len() {
                 return None;
             }
-            let code = usize::from(input[ip]);
-            ip += 1;
-            len += 3;
-            let mut distance = ofs + code;
-            if code == 255 && ofs == 31 << 8 {
-                if ip + 1 >= end {
-                    return None;
-                }
-                distance = (usize::from(input[ip]) << 8) + usize::from(input[ip + 1]) + BLOSCLZ_MAX_DISTANCE;
-                ip += 2;
-            }
-            if op + len > out.len() || distance + 1 > op {
-                return None;
-            }
-            if ip >= end {
-                break;
-            }
-            ctrl = usize::from(input[ip]);
-            ip += 1;
-            let from = op - distance - 1;
-            // Byte by byte: an overlapping match repeats what it has just written.
+            // One byte at a time: an overlapping reference repeats what it has just written.
             for i in 0..len {
-                out[op + i] = out[from + i];
+                out[written + i] = out[from + i];
             }
-            op += len;
-        } else {
-            // A run of ctrl + 1 literals.
-            let n = ctrl + 1;
-            if op + n > out.len() || ip + n > end {
-                return None;
-            }
-            out[op..op + n].copy_from_slice(&input[ip..ip + n]);
-            op += n;
-            ip += n;
-            if ip >= end {
-                break;
-            }
-            ctrl = usize::from(input[ip]);
-            ip += 1;
+            written += len;
+        }
+        match next() {
+            Some(byte) => control = byte,
+            None => return Some(written),
         }
     }
-    Some(op)
 }
 
 /// Undoes the byte shuffle: item `i`'s byte `j` was stored at `j * items + i`; the bytes after
