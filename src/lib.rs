@@ -210,3 +210,5 @@ mod known;
 pub use known::Known;
 #[cfg(feature = "std")]
 pub mod frame;
+#[cfg(feature = "vlmeta")]
+pub mod vlmeta;
