@@ -14,6 +14,8 @@ Each section is printed when its results exist (`bench/run.sh` makes them all):
   (`compile_time.json`, from bench/scripts/compile_time.sh);
 - `metalayer inspect` against python-blosc2 over 1000 files (`cli.json`, from
   bench/scripts/cli_vs_python.sh);
+- `metalayer inspect --jsonl` over directory trees of 1,000 and 100,000 frames against
+  python-blosc2, time per file and peak RSS (`cli_tree.json`, from bench/scripts/cli_tree.sh);
 - the machine, and when each part ran with the load average around it (`parts.json`).
 
     python3 bench/report.py [--criterion-dir DIR] [--results-dir DIR]
@@ -435,6 +437,76 @@ def cli_section(data):
     return lines
 
 
+def fmt_kib(kib):
+    return "–" if kib is None else f"{kib:,} KiB"
+
+
+def fmt_us(us):
+    return "–" if us is None else f"{us:,.1f} µs"
+
+
+def cli_tree_section(data):
+    m = data.get("machine", {})
+    sizes = data.get("sizes", [])
+    src = data.get("sources", {})
+    layout = data.get("layout", {})
+    lines = [f'Directory trees of N frames, real copies of {len(src.get("contiguous", []))} contiguous and '
+             f'{len(src.get("sparse", []))} sparse python-blosc2 4.x fixtures ({len(src.get("excluded", []))} '
+             f'excluded: python-blosc2 or the CLI cannot read them), {layout.get("files_per_dir", "?")} frames a '
+             f'directory, one in {layout.get("sparse_every", "?")} a sparse frame. Whole processes, start-up '
+             f'included, stdout to `/dev/null`, warm page cache; {m.get("python", "python ?")}, python-blosc2 '
+             f'{m.get("blosc2", "?")}; peak RSS: {data.get("rss_source", "?")}.', ""]
+    lines += ["| N | CLI total | CLI per file | CLI peak RSS | python frames | python total | python per file "
+              "| python peak RSS | python / CLI per file | runs |", "|---" * 10 + "|"]
+    goal = data.get("goal_ratio_min", 20)
+    ratios = []
+    for r in sizes:
+        c, p = r.get("cli", {}), r.get("python", {})
+        ratio = r.get("ratio_python_over_cli_per_file")
+        ratios.append(ratio)
+        lines.append(f'| {r["n"]:,} | {fmt_ms(c.get("median_s", 0) * 1e3)} | {fmt_us(c.get("per_file_us"))} | '
+                     f'{fmt_kib(c.get("maxrss_kib_median"))} | {p.get("frames", 0):,} | '
+                     f'{fmt_ms(p.get("median_s", 0) * 1e3)} | {fmt_us(p.get("per_file_us"))} | '
+                     f'{fmt_kib(p.get("maxrss_kib_median"))} | '
+                     f'{"–" if ratio is None else f"**{ratio:.1f}x**"} | {r.get("runs", "?")} |')
+    lines += ["", f"python / CLI per file (goal {goal_text(goal, 'ge')}): {verdict(ratios, goal, 'ge')}."]
+    cpu = [f'{r["n"]:,} frames: CLI {fmt_us(r["cli"].get("cpu_per_file_us"))}, python '
+           f'{fmt_us(r["python"].get("cpu_per_file_us"))}' for r in sizes
+           if r.get("cli", {}).get("cpu_per_file_us") is not None]
+    if cpu:
+        lines.append("CPU time (user + system) per file, less sensitive to the machine's load than wall time: "
+                     + "; ".join(cpu) + ".")
+    g = data.get("cli_rss_growth")
+    if g:
+        gr = g["ratio"]
+        lines.append(f'CLI peak RSS at {g["n_high"]:,} / at {g["n_low"]:,} frames = **{gr:.3f}x** '
+                     f'({g["difference_kib"]:+,} KiB; goal {goal_text(g.get("goal_ratio_max", 1.1), "le")}: '
+                     f'{verdict([gr], g.get("goal_ratio_max", 1.1), "le")}).')
+    fixed = []
+    for key, label in (("floor", "`/bin/true`"), ("cli_startup_only", "`metalayer --version`"),
+                       ("python_import_only", "python + `import blosc2`")):
+        f = data.get(key)
+        if f:
+            fixed.append(f'{label} {fmt_ms(f["median_s"] * 1e3)}, {fmt_kib(f.get("maxrss_kib_median"))}')
+    if fixed:
+        lines += ["", "Fixed costs, measured the same way: " + "; ".join(fixed) + "."]
+    rows = [r for r in sizes if r.get("tree")]
+    if rows:
+        lines += ["", "The trees (made once and reused; not part of the timed comparison):", "",
+                  "| N | files | directories (besides sparse frames) | sparse frames | bytes | on disk | made in |", "|---" * 7 + "|"]
+        for r in rows:
+            t = r["tree"]
+            lines.append(f'| {r["n"]:,} | {t.get("files", 0):,} | {t.get("directories", 0):,} | '
+                         f'{t.get("sparse_frames", 0):,} | {t.get("bytes", 0):,} | {fmt_kib(t.get("disk_kib"))} | '
+                         f'{t.get("generation_s", 0):.1f} s |')
+    problems = [f'N = {r["n"]:,}: {p}' for r in sizes for p in r.get("check", {}).get("problems", [])]
+    checked = all(r.get("check", {}).get("ok") for r in sizes)
+    lines += ["", "Checked before timing: the CLI printed N JSON lines, none with an error, and python-blosc2 "
+              "found the same metalayer names in the same frames: " + ("yes." if checked and sizes else "NO.")]
+    lines += [f"- {p}" for p in problems]
+    return lines
+
+
 # ---------------------------------------------------------------------------------------------
 # The machine, and when each part ran
 # ---------------------------------------------------------------------------------------------
@@ -492,7 +564,8 @@ def machine_section(root, results, loaded):
     if os.path.isdir(root):
         rows.append(("criterion", os.path.relpath(root, REPO), newest_estimate(root), None, None))
     for name, key, fname in (("callgrind", "instructions", "instructions.json"), ("allocs", "allocs", "allocs.json"),
-                             ("compile_time", "compile_time", "compile_time.json"), ("cli", "cli", "cli.json")):
+                             ("compile_time", "compile_time", "compile_time.json"), ("cli", "cli", "cli.json"),
+                             ("cli_tree", "cli_tree", "cli_tree.json")):
         path = os.path.join(results, fname)
         if not os.path.exists(path):
             continue
@@ -531,7 +604,7 @@ def main():
     results = os.path.normpath(args.results_dir)
 
     loaded = {key: load_json(os.path.join(results, f"{key}.json"))
-              for key in ("instructions", "allocs", "compile_time", "cli")}
+              for key in ("instructions", "allocs", "compile_time", "cli", "cli_tree")}
     have_allocs_txt = os.path.exists(os.path.join(results, "allocs.txt"))
     if not os.path.isdir(root) and not any(loaded.values()) and not have_allocs_txt:
         sys.exit(f"{root}, {results}: no results; run `bench/run.sh` first")
@@ -573,6 +646,12 @@ def main():
         out += cli_section(loaded["cli"])
     else:
         out += ["No `cli.json`: run `bench/scripts/cli_vs_python.sh`."]
+
+    out += ["", "## `metalayer inspect --jsonl` over a directory tree against python-blosc2", ""]
+    if loaded["cli_tree"]:
+        out += cli_tree_section(loaded["cli_tree"])
+    else:
+        out += ["No `cli_tree.json`: run `bench/scripts/cli_tree.sh`."]
     print("\n".join(out))
 
 

@@ -13,16 +13,22 @@
 #     -> target/bench-results/compile_time.json
 #  e. the CLI against python-blosc2 over 1000 files: bench/scripts/cli_vs_python.sh
 #     -> target/bench-results/cli.json
-#  f. the report of whatever results exist: bench/report.py
+#  f. `metalayer inspect --jsonl` over trees of 1,000 and 100,000 frames against python-blosc2,
+#     time per file and peak RSS: bench/scripts/cli_tree.sh (the 100,000-frame tree, about
+#     420 MB under target/cli-tree/, is made once; python-blosc2 takes minutes over it)
+#     -> target/bench-results/cli_tree.json
+#  g. the report of whatever results exist: bench/report.py
 #     -> target/bench-results/report.md, also printed
 #
 # Usage: bench/run.sh          (from any directory)
 # Environment:
-#   SKIP_CRITERION=1, SKIP_CALLGRIND=1, SKIP_ALLOCS=1, SKIP_COMPILE=1, SKIP_CLI=1
+#   SKIP_CRITERION=1, SKIP_CALLGRIND=1, SKIP_ALLOCS=1, SKIP_COMPILE=1, SKIP_CLI=1, SKIP_CLI_TREE=1
 #               skip a part; the report then uses that part's earlier results, if any
 #   SKIP_REPORT=1   no report
 #   CALLS_LO, CALLS_HI   calls per callgrind run (default 20000 and 40000)
-#   RUNS        passed on to the two scripts (their defaults: 5 compile runs, 5 CLI runs)
+#   RUNS        passed on to the three scripts (their defaults: 5 compile runs, 5 CLI runs, and for
+#               the trees 5 runs at 1,000 frames and 3 at 100,000)
+#   SIZES, PY_NFILES   passed on to bench/scripts/cli_tree.sh (tree sizes; a cap on python's frames)
 #
 # When each part ran, how long it took and the load average before and after it are kept in
 # target/bench-results/parts.json, which the report shows. A failing part stops the run.
@@ -201,6 +207,10 @@ run_cli() {
   bench/scripts/cli_vs_python.sh "$results/cli.json"
 }
 
+run_cli_tree() {
+  bench/scripts/cli_tree.sh "$results/cli_tree.json"
+}
+
 run_report() {
   python3 bench/report.py --criterion-dir "$target_dir/criterion" --results-dir "$results" > "$results/report.md.tmp"
   mv "$results/report.md.tmp" "$results/report.md"
@@ -215,6 +225,7 @@ part callgrind CALLGRIND run_callgrind
 part allocs ALLOCS run_allocs
 part compile_time COMPILE run_compile
 part cli CLI run_cli
+part cli_tree CLI_TREE run_cli_tree
 if skipped REPORT; then
   echo "==> report: skipped (SKIP_REPORT)"
 else

@@ -37,8 +37,6 @@ runs="${RUNS:-5}"
 nfiles="${NFILES:-1000}"
 base_python="${PYTHON:-python3}"
 work="$repo/target/cli-bench"
-venv="$repo/target/bench-venvs/blosc2"
-py="$venv/bin/python"
 bin="${CARGO_TARGET_DIR:-$repo/target}/release/metalayer"
 log="$work/measurements.jsonl"
 
@@ -55,26 +53,9 @@ now_ns() { date +%s%N; }
 echo "building the CLI (untimed) ..."
 cargo build -q --release -p metalayer-cli
 
-pins=$(python3 - <<'PY'
-import importlib.util
-spec = importlib.util.spec_from_file_location("generate", "tests/fixtures/generate.py")
-gen = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(gen)
-print("\n".join(gen.PRODUCERS["blosc2-4"]["pins"]))
-PY
-)
-stamp="$venv/bench-pins.txt"
-if [[ -x "$py" && -f "$stamp" && "$(cat "$stamp")" == "$pins" ]]; then
-  echo "reusing $venv"
-else
-  echo "creating $venv ..."
-  rm -rf "$venv"
-  "$base_python" -m venv "$venv"
-  mapfile -t pin_list <<< "$pins"
-  "$py" -m pip install --quiet --disable-pip-version-check --only-binary=:all: "${pin_list[@]}"
-  printf '%s' "$pins" > "$stamp"
-fi
-blosc2_version=$("$py" -c 'import blosc2; print(blosc2.__version__)')
+# shellcheck source=blosc2_venv.sh
+source "$repo/bench/scripts/blosc2_venv.sh"
+blosc2_venv "$repo" "$base_python"
 
 # ---------------------------------------------------------------------------------------------
 # The files
