@@ -15,6 +15,7 @@
 #       serde_attr   the same plus the attribute's layouts (as in `attr`);
 #       serde_binrw  the same plus the binrw layouts (as in `binrw`).
 #     The marginal cost of each is its median minus serde's.
+#     Every build runs with CARGO_INCREMENTAL=0, as builds of registry dependencies do.
 #  3. The rebuild of a binary crate whose struct uses the crate's own schemas/array_v1.toml
 #     (a copy of layout/schemas/b2nd_v1.toml) after that file changes: touched only, its description
 #     edited, its metalayer name edited (the binary then prints the new name). Each rebuild is
@@ -46,6 +47,10 @@ log="$work/measurements.jsonl"
 
 # A wrapper such as sccache would turn clean builds into cache lookups.
 export RUSTC_WRAPPER=""
+# Like for like: binrw and serde come from the registry, which cargo never builds incrementally,
+# while this repository's crates are path dependencies here, which it would (about a quarter
+# more time for a clean build). A user's build gets them from the registry too.
+export CARGO_INCREMENTAL=0
 export CARGO_TERM_COLOR=never
 unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
 

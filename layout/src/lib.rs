@@ -63,6 +63,7 @@ mod check;
 mod diagnostic;
 mod model;
 mod parse;
+#[cfg(feature = "parting")]
 mod parting;
 mod prefix;
 pub mod render;
@@ -74,6 +75,7 @@ pub use model::{
     ArrayType, Const, Count, Encoding, Entry, ExtType, Family, IntType, Layout, MapType, Node, Record, RecordType,
     Role, SchemaFile, StrType, Type, Wire,
 };
+#[cfg(feature = "parting")]
 pub use parting::{Overlap, OverlapReason, Parting};
 pub use render::{
     ElementOffsets, diagram, element_offsets, formulas, length_formula, offset_formula, record_diagram, size_formula,
