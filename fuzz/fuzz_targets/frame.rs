@@ -57,9 +57,15 @@ fuzz_target!(|data: &[u8]| {
             }
             // Both parts re-encode to exactly their bytes.
             let bytes = &data[..header_len];
-            assert_eq!(FrameHeader::decode(bytes).expect("header").encode().expect("encode"), bytes);
+            assert_eq!(
+                FrameHeader::decode(bytes).expect("header").encode().expect("encode"),
+                bytes
+            );
             let bytes = &data[start..frame_len];
-            assert_eq!(FrameTrailer::decode(bytes).expect("trailer").encode().expect("encode"), bytes);
+            assert_eq!(
+                FrameTrailer::decode(bytes).expect("trailer").encode().expect("encode"),
+                bytes
+            );
         }
         Err(err) => {
             let _ = err.to_string();
