@@ -66,28 +66,24 @@ pub fn builtin(schema: &str) -> Option<&'static Layout> {
         .find(|l| l.schema == schema)
 }
 
-/// The layouts of the frame header and trailer, checked once.
-fn frame() -> &'static [&'static Layout] {
-    static TABLE: OnceLock<Vec<&'static Layout>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        metalayer_layout::FRAME
-            .iter()
-            .filter_map(|b| metalayer_layout::builtin_layout(b.name))
-            .map(|l| &*Box::leak(Box::new(l)))
-            .collect()
-    })
-}
-
 /// python-blosc2's own layouts, checked once.
 fn python_blosc2() -> &'static [&'static Layout] {
     static TABLE: OnceLock<Vec<&'static Layout>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        PYTHON_BLOSC2
-            .iter()
-            .filter_map(|b| metalayer_layout::builtin_layout(b.name))
-            .map(|l| &*Box::leak(Box::new(l)))
-            .collect()
-    })
+    TABLE.get_or_init(|| checked(PYTHON_BLOSC2))
+}
+
+/// The layouts of the frame header and trailer, checked once.
+fn frame() -> &'static [&'static Layout] {
+    static TABLE: OnceLock<Vec<&'static Layout>> = OnceLock::new();
+    TABLE.get_or_init(|| checked(metalayer_layout::FRAME))
+}
+
+/// The checked layouts of `list`, kept for the life of the process.
+fn checked(list: &[metalayer_layout::Builtin]) -> Vec<&'static Layout> {
+    list.iter()
+        .filter_map(|b| metalayer_layout::builtin_layout(b.name))
+        .map(|l| &*Box::leak(Box::new(l)))
+        .collect()
 }
 
 /// The built-in layouts that dispatch picks among, newest first, each under its metalayer

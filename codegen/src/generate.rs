@@ -6,12 +6,12 @@
 
 use core::cell::RefCell;
 
-use metalayer_layout::size::{self, Place, Size, Step, Term, Var};
+use metalayer_layout::encoding::{const_bytes, const_payload, header_bytes, key_bytes};
+use metalayer_layout::size::{Place, Size, Step, Term, Var};
 use metalayer_layout::{
     ArrayType, Const, Count, Encoding, ExtType, Family, IntType, Layout, MapType, Node, Record, Role, StrType, Type,
     Wire,
 };
-use metalayer_runtime::{Encoder, key_size};
 use proc_macro2::{Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
 
@@ -80,70 +80,6 @@ fn native_int(w: Wire) -> Ident {
 
 /// The whole range msgpack integers take: int64's minimum to uint64's maximum.
 const INT_RANGE: (i128, i128) = (i64::MIN as i128, u64::MAX as i128);
-
-/// The bytes the runtime's encoder writes with `write`, `len` of them: constants, keys and
-/// fixed headers are encoded at expansion time by the same code that encodes values, so that
-/// generated code writes literal bytes and msgpack's rules stay in the runtime.
-fn encoded(len: usize, write: impl FnOnce(&mut Encoder<'_>)) -> Vec<u8> {
-    let mut buf = vec![0; len];
-    if let Ok(mut e) = Encoder::new(&mut buf, len, "") {
-        write(&mut e);
-    }
-    buf
-}
-
-/// The bytes of a header of `wire` for a length or count `len`.
-fn header_bytes(wire: Wire, len: usize) -> Vec<u8> {
-    encoded(wire.header_size(), |e| e.header(wire, len))
-}
-
-/// The bytes of a map record's key, as standard writers write a string.
-pub(crate) fn key_bytes(key: &str) -> Vec<u8> {
-    encoded(key_size(key), |e| e.key(key))
-}
-
-/// The encoding of a constant, computed here so that generated code writes literal bytes.
-pub(crate) fn const_bytes(node: &Node, c: &Const) -> Vec<u8> {
-    // The checker allows constants of scalar types only, whose size is known.
-    let Some(len) = size::const_size(node, c) else {
-        return Vec::new();
-    };
-    encoded(len, |e| match (&node.ty, c) {
-        (_, Const::Nil) => e.byte(Wire::Nil.markers().0),
-        (_, Const::Bool(b)) => e.byte(Wire::Bool.markers().0 + u8::from(*b)),
-        (Type::Int(t), Const::Int(v)) => match t.encoding {
-            Encoding::Fixed(w) => e.int_as(w, *v),
-            Encoding::Canonical { .. } => e.any_int(*v),
-        },
-        (Type::Float(w), Const::Float(_)) => {
-            e.byte(w.marker().unwrap_or_default());
-            e.bytes(&const_payload(node, c));
-        }
-        (Type::Str(StrType { encoding, .. }) | Type::Bin(encoding), Const::Bytes(b)) => {
-            let family = if matches!(node.ty, Type::Str(_)) {
-                Family::Str
-            } else {
-                Family::Bin
-            };
-            match encoding {
-                Encoding::Fixed(w) => e.header(*w, b.len()),
-                Encoding::Canonical { .. } => e.any_header(family, b.len()),
-            }
-            e.bytes(b);
-        }
-        _ => {}
-    })
-}
-
-/// The payload of a constant, as a decoder compares it (a string's bytes, a float's bits).
-fn const_payload(node: &Node, c: &Const) -> Vec<u8> {
-    match (&node.ty, c) {
-        (Type::Float(Wire::Float32), Const::Float(f)) => (*f as f32).to_bits().to_be_bytes().to_vec(),
-        (Type::Float(_), Const::Float(f)) => f.to_bits().to_be_bytes().to_vec(),
-        (_, Const::Bytes(b)) => b.clone(),
-        _ => Vec::new(),
-    }
-}
 
 /// `'a` replaced by `'static` everywhere in `tokens`, for assertions outside the impls.
 fn with_static_lifetime(tokens: TokenStream, lifetime: &str) -> TokenStream {

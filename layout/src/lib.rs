@@ -61,6 +61,7 @@
 
 mod check;
 mod diagnostic;
+pub mod encoding;
 mod model;
 mod parse;
 #[cfg(feature = "parting")]

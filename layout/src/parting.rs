@@ -13,7 +13,10 @@
 
 use core::fmt;
 
-use crate::model::{ArrayType, Const, Count, Encoding, Entry, Family, Layout, MapType, Node, Record, Role, Type, Wire};
+use crate::encoding;
+use crate::model::{
+    ArrayType, Const, Count, Encoding, Entry, Family, IntType, Layout, MapType, Node, Record, Role, StrType, Type, Wire,
+};
 
 /// Record types nested deeper than this are not followed (a checked layout has no cycles; the
 /// bound keeps a hand-built model from recursing without end).
@@ -303,19 +306,6 @@ fn exact(out: &mut Vec<Step<'_>>, entry: &str, bytes: &[u8]) {
     }
 }
 
-/// The header of a str, bin, array or map of `len`, written with wire type `w`.
-fn header_bytes(w: Wire, len: u64) -> Vec<u8> {
-    match w.marker() {
-        Some(m) => {
-            let mut bytes = vec![m];
-            bytes.extend_from_slice(&len.to_be_bytes()[8 - w.width()..]);
-            bytes
-        }
-        // fixstr, fixarray, fixmap: the length is in the marker (checked to fit).
-        None => vec![w.markers().0.wrapping_add(len as u8)],
-    }
-}
-
 fn node_steps<'a>(
     layout: &'a Layout,
     node: &'a Node,
@@ -346,85 +336,49 @@ fn scalar_steps<'a>(
     out: &mut Vec<Step<'a>>,
     depth: usize,
 ) {
+    let lenient = matches!(
+        &node.ty,
+        Type::Int(IntType {
+            encoding: Encoding::Canonical { lenient: true },
+            ..
+        }) | Type::Str(StrType {
+            encoding: Encoding::Canonical { lenient: true },
+            ..
+        }) | Type::Bin(Encoding::Canonical { lenient: true })
+    );
+    let any_byte = || Token::Byte(ByteSet::range(0, 0xff));
     match (&node.ty, constant) {
-        (Type::Nil, _) => exact(out, entry, &[0xc0]),
-        (Type::Bool, Some(Const::Bool(b))) => exact(out, entry, &[if *b { 0xc3 } else { 0xc2 }]),
-        (Type::Bool, _) => push(out, entry, Token::Byte(ByteSet::range(0xc2, 0xc3))),
-        (Type::Int(t), c) => {
-            let value = match c {
-                Some(Const::Int(v)) => Some(*v),
-                _ => None,
-            };
-            let wire = match (t.encoding, value) {
-                (Encoding::Fixed(w), _) => Some(w),
-                (Encoding::Canonical { lenient: false }, Some(v)) => Wire::smallest_int(v),
-                _ => None,
-            };
-            match (wire, value) {
-                (None, _) => push(out, entry, Token::Value(node, role)),
-                (Some(w), Some(v)) => match w.marker() {
-                    None => exact(out, entry, &[v as u8]),
-                    Some(m) => {
-                        exact(out, entry, &[m]);
-                        exact(out, entry, &v.to_be_bytes()[16 - w.width()..]);
-                    }
-                },
-                (Some(w), None) => match w.marker() {
-                    // A fixint: the value is the byte.
-                    None => push(out, entry, Token::Byte(ByteSet::range(t.min as u8, t.max as u8))),
-                    Some(m) => {
-                        exact(out, entry, &[m]);
-                        for _ in 0..w.width() {
-                            push(out, entry, Token::Byte(ByteSet::range(0, 0xff)));
-                        }
-                    }
-                },
-            }
+        // A constant has one encoding, unless the decoder accepts any width.
+        (Type::Nil | Type::Bool | Type::Int(_) | Type::Float(_) | Type::Str(_) | Type::Bin(_), Some(c)) if !lenient => {
+            exact(out, entry, &encoding::const_bytes(node, c));
         }
-        (Type::Float(w), c) => {
-            exact(out, entry, &[w.marker().unwrap_or(0)]);
-            match c {
-                Some(Const::Float(f)) if *w == Wire::Float32 => exact(out, entry, &(*f as f32).to_be_bytes()),
-                Some(Const::Float(f)) => exact(out, entry, &f.to_be_bytes()),
-                _ => {
-                    for _ in 0..w.width() {
-                        push(out, entry, Token::Byte(ByteSet::range(0, 0xff)));
-                    }
+        (Type::Nil, _) => exact(out, entry, &[0xc0]),
+        (Type::Bool, _) => push(out, entry, Token::Byte(ByteSet::range(0xc2, 0xc3))),
+        (Type::Int(t), None) => match t.encoding {
+            // A fixint: the value is the byte.
+            Encoding::Fixed(w) if w.marker().is_none() => {
+                push(out, entry, Token::Byte(ByteSet::range(t.min as u8, t.max as u8)));
+            }
+            Encoding::Fixed(w) => {
+                exact(out, entry, &[w.marker().unwrap_or(0)]);
+                for _ in 0..w.width() {
+                    push(out, entry, any_byte());
                 }
             }
+            Encoding::Canonical { .. } => push(out, entry, Token::Value(node, role)),
+        },
+        (Type::Float(w), _) => {
+            exact(out, entry, &[w.marker().unwrap_or(0)]);
+            for _ in 0..w.width() {
+                push(out, entry, any_byte());
+            }
         }
-        (Type::Str(t), Some(Const::Bytes(b))) => bytes_const(node, role, t.encoding, Family::Str, b, entry, out),
-        (Type::Bin(e), Some(Const::Bytes(b))) => bytes_const(node, role, *e, Family::Bin, b, entry, out),
         (Type::Record(r), _) => record_steps(layout, r, entry, out, depth),
         (Type::Ref(i), _) => match layout.types.get(*i) {
             Some(t) if depth < MAX_DEPTH => record_steps(layout, &t.record, entry, out, depth + 1),
             _ => push(out, entry, Token::Opaque),
         },
         _ => push(out, entry, Token::Value(node, role)),
-    }
-}
-
-/// A str or bin constant: its exact bytes when the encoding fixes its header.
-fn bytes_const<'a>(
-    node: &'a Node,
-    role: &'a Role,
-    encoding: Encoding,
-    family: Family,
-    bytes: &[u8],
-    entry: &str,
-    out: &mut Vec<Step<'a>>,
-) {
-    let wire = match encoding {
-        Encoding::Fixed(w) => Some(w),
-        Encoding::Canonical { lenient: false } => Wire::smallest_len(family, bytes.len() as u64),
-        Encoding::Canonical { lenient: true } => None,
-    };
-    match wire {
-        Some(w) => {
-            exact(out, entry, &header_bytes(w, bytes.len() as u64));
-            exact(out, entry, bytes);
-        }
-        None => push(out, entry, Token::Value(node, role)),
     }
 }
 
@@ -439,7 +393,7 @@ fn record_steps<'a>(layout: &'a Layout, r: &'a Record, path: &str, out: &mut Vec
         Encoding::Canonical { lenient: true } => None,
     };
     match wire {
-        Some(w) if lo == hi => exact(out, path, &header_bytes(w, lo)),
+        Some(w) if lo == hi => exact(out, path, &encoding::header_bytes(w, lo as usize)),
         // A fix header: the count is in the marker, one of required..=all.
         Some(w) if w.marker().is_none() => {
             let base = w.markers().0;
@@ -472,17 +426,7 @@ fn record_steps<'a>(layout: &'a Layout, r: &'a Record, path: &str, out: &mut Vec
             return;
         }
         if let Some(key) = &e.key {
-            // Keys are written as the smallest str header, as standard writers do.
-            match Wire::smallest_len(Family::Str, key.len() as u64) {
-                Some(w) => {
-                    exact(out, &entry, &header_bytes(w, key.len() as u64));
-                    exact(out, &entry, key.as_bytes());
-                }
-                None => {
-                    push(out, &entry, Token::Opaque);
-                    return;
-                }
-            }
+            exact(out, &entry, &encoding::key_bytes(key));
         }
         node_steps(layout, &e.node, &e.role, &entry, out, depth);
     }
@@ -498,12 +442,11 @@ fn first_bytes(layout: &Layout, node: &Node, role: &Role, depth: usize) -> ByteS
         Role::Const(c) => Some(c),
         _ => None,
     };
+    // Constants reach here only where the decoder accepts any width of their family (the
+    // others are their bytes): only an integer's value narrows its first byte then.
     match &node.ty {
         Type::Nil => ByteSet::one(0xc0),
-        Type::Bool => match constant {
-            Some(Const::Bool(b)) => ByteSet::one(if *b { 0xc3 } else { 0xc2 }),
-            _ => ByteSet::range(0xc2, 0xc3),
-        },
+        Type::Bool => ByteSet::range(0xc2, 0xc3),
         Type::Int(t) => {
             let (min, max) = match constant {
                 Some(Const::Int(v)) => (*v, *v),
@@ -512,12 +455,7 @@ fn first_bytes(layout: &Layout, node: &Node, role: &Role, depth: usize) -> ByteS
             int_first_bytes(t.encoding, min, max)
         }
         Type::Float(w) => ByteSet::one(w.marker().unwrap_or(0)),
-        Type::Str(t) => match constant {
-            Some(Const::Bytes(b)) if t.encoding == Encoding::Fixed(Wire::FixStr) => {
-                ByteSet::one(0xa0u8.wrapping_add(b.len() as u8))
-            }
-            _ => family_first_bytes(t.encoding, Family::Str),
-        },
+        Type::Str(t) => family_first_bytes(t.encoding, Family::Str),
         Type::Bin(e) => family_first_bytes(*e, Family::Bin),
         Type::Ext(t) => family_first_bytes(t.encoding, Family::Ext),
         Type::Array(ArrayType {

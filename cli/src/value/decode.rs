@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use metalayer_layout::encoding;
 use metalayer_layout::{Const, Count, Encoding, Entry, Layout, Node, Record, Role, Type};
 use metalayer_runtime::wire::{Family, Wire, marker};
 use metalayer_runtime::{DecodeError, DecodeErrorKind, Decoder, Path};
@@ -169,9 +170,9 @@ impl<'a> Reader<'a> {
             Type::Float(w) => {
                 d.marker(w.marker().unwrap_or(0), w.name(), path)?;
                 let payload = d.bytes(w.width(), path)?;
-                if let Role::Const(Const::Float(expected)) = role {
+                if let Role::Const(c @ Const::Float(_)) = role {
                     let found = self.input.get(at..d.position()).unwrap_or_default();
-                    d.constant_bytes(at, found, intern::bytes(&super::float_encoding(*w, *expected)), path)?;
+                    d.constant_bytes(at, found, intern::bytes(&encoding::const_bytes(node, c)), path)?;
                 }
                 let bits = be(payload);
                 Ok(if *w == Wire::Float32 {

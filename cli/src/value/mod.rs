@@ -15,7 +15,7 @@ pub mod json;
 pub use decode::decode_all;
 pub use encode::encode;
 
-use metalayer_layout::{IntType, Node, Type, Wire};
+use metalayer_layout::{IntType, Node, Type};
 
 /// The most levels of arrays, maps and records a value is read or written through. Schemas
 /// cannot nest types in themselves, so only a schema nested this deep by hand reaches it.
@@ -34,17 +34,6 @@ fn named_values(t: &IntType) -> String {
 /// is a JSON object rather than an array of `[key, value]` pairs.
 fn keys_are_text(key: &Node) -> bool {
     matches!(key.ty, Type::Str(_) | Type::Bin(_))
-}
-
-/// A float constant's encoding, marker included, as the decoder compares it.
-fn float_encoding(wire: Wire, value: f64) -> Vec<u8> {
-    let mut bytes = vec![wire.marker().unwrap_or(0)];
-    if wire == Wire::Float32 {
-        bytes.extend_from_slice(&(value as f32).to_be_bytes());
-    } else {
-        bytes.extend_from_slice(&value.to_be_bytes());
-    }
-    bytes
 }
 
 #[cfg(test)]
