@@ -1123,6 +1123,23 @@ pub fn header_len(prefix: &[u8]) -> Result<usize, FrameError> {
     prefix_lens(prefix).map(|(header_len, _)| header_len)
 }
 
+/// Reads `frame_len` from the first [`PREFIX_LEN`] bytes of a frame, checked as [`header_len`]
+/// checks them (so `frame_len` is at least `header_len`). A reader of a stream, which cannot seek
+/// to the trailer, learns from it how far to read.
+///
+/// ```
+/// use metalayer::frame::{frame_len, PREFIX_LEN};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+/// let file = std::fs::read(path).unwrap();
+/// assert_eq!(frame_len(&file[..PREFIX_LEN])?, 315);
+/// assert_eq!(file.len(), 315);
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+pub fn frame_len(prefix: &[u8]) -> Result<u64, FrameError> {
+    prefix_lens(prefix).map(|(_, frame_len)| frame_len)
+}
+
 /// `header_len` and `frame_len`, checked as [`header_len`] says.
 fn prefix_lens(prefix: &[u8]) -> Result<(usize, u64), FrameError> {
     let prefix = prefix.get(..PREFIX_LEN).unwrap_or(prefix);

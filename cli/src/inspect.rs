@@ -1,41 +1,15 @@
 //! `metalayer inspect`: every metalayer of frame files, decoded where possible.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use metalayer::frame::{FrameError, FrameMetalayer};
+use metalayer::frame::FrameError;
 use serde_json::{Map, Value};
 
-use crate::msgpack;
 use crate::output::{Out, Stop, chain};
 use crate::render;
-use crate::schema::{Registry, Selected};
+use crate::report::{Context, FrameReport};
+use crate::schema::Registry;
 use crate::walk::{self, Found, Source};
-
-/// What one metalayer turned out to be.
-enum Content {
-    /// A metalayer stored under the name of a known layout (built-in or from `--schemas`),
-    /// decoded with the one of that name that reads its bytes.
-    Known { schema: &'static str, value: Value },
-    /// A known name whose bytes no layout of that name reads.
-    Failed { error: String },
-    /// Any other name: raw bytes, and the msgpack value when they are one.
-    Other { msgpack: Option<rmpv::Value> },
-}
-
-/// Decodes one metalayer: with the layout of its name that reads its bytes, or as msgpack.
-fn classify(registry: &Registry, m: &FrameMetalayer) -> Content {
-    match registry.select(&m.name, &m.content) {
-        Selected::Decoded(layout, value) => Content::Known {
-            schema: layout.schema.as_str(),
-            value,
-        },
-        Selected::Failed(error) => Content::Failed { error },
-        Selected::Unknown => Content::Other {
-            msgpack: msgpack::msgpack_value(&m.content),
-        },
-    }
-}
 
 /// How `inspect` prints its reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,8 +41,8 @@ pub fn run(out: &mut Out, registry: &Registry, paths: &[PathBuf], format: Format
 
 fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source: &Source) -> Result<(), Stop> {
     let shown = source.shown();
-    let metalayers = match source.read() {
-        Ok(metalayers) => metalayers,
+    let reading = match source.read() {
+        Ok(reading) => reading,
         Err(e) => {
             let text = chain(&e);
             // An I/O error already names the file it could not read.
@@ -80,14 +54,10 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
             return printer.json(out, || error_report(source.path(), text));
         }
     };
-    let contents: Vec<Content> = metalayers.iter().map(|m| classify(registry, m)).collect();
-    for (m, content) in metalayers.iter().zip(&contents) {
-        if let Content::Failed { error } = content {
-            out.error(format_args!(
-                "{shown}: metalayer {:?} (content at file byte {:#04x}): {error}",
-                m.name, m.offset
-            ));
-        }
+    let mut cx = Context::new(registry);
+    let report = FrameReport::new(reading, &mut cx);
+    for error in report.errors() {
+        out.error(format_args!("{shown}: {error}"));
     }
     if printer.format == Format::Text {
         let mut text = String::new();
@@ -95,10 +65,14 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
             text.push('\n');
         }
         printer.count += 1;
-        write_text(&mut text, &shown, source.is_sparse(), &metalayers, &contents);
+        report.write_text(&mut text, &shown, source.is_sparse(), &mut cx);
         out.print(&text)
     } else {
-        printer.json(out, || json_report(source.path(), &metalayers, &contents))
+        printer.json(out, || {
+            let mut json = path_fields(source.path());
+            json.extend(report.json(&mut cx));
+            Value::Object(json)
+        })
     }
 }
 
@@ -172,80 +146,6 @@ fn error_report(path: &Path, error: String) -> Value {
     let mut report = path_fields(path);
     report.insert("error".to_owned(), Value::String(error));
     Value::Object(report)
-}
-
-fn json_report(path: &Path, metalayers: &[FrameMetalayer], contents: &[Content]) -> Value {
-    let entries = metalayers
-        .iter()
-        .zip(contents)
-        .map(|(m, content)| {
-            let mut entry = Map::new();
-            entry.insert("name".to_owned(), Value::String(m.name.clone()));
-            entry.insert("len".to_owned(), Value::from(m.content.len()));
-            match content {
-                Content::Known { schema, value } => {
-                    if let Value::Object(report) = crate::decode::report(schema, value.clone()) {
-                        entry.extend(report);
-                    }
-                }
-                Content::Failed { error } => {
-                    entry.insert("hex".to_owned(), Value::String(render::hex(&m.content)));
-                    entry.insert("error".to_owned(), Value::String(error.clone()));
-                }
-                Content::Other { msgpack } => {
-                    entry.insert("hex".to_owned(), Value::String(render::hex(&m.content)));
-                    if let Some(value) = msgpack {
-                        entry.insert("msgpack".to_owned(), msgpack::msgpack_json(value));
-                    }
-                }
-            }
-            Value::Object(entry)
-        })
-        .collect();
-    let mut report = path_fields(path);
-    report.insert("metalayers".to_owned(), Value::Array(entries));
-    Value::Object(report)
-}
-
-fn write_text(out: &mut String, shown: &str, sparse: bool, metalayers: &[FrameMetalayer], contents: &[Content]) {
-    let kind = if sparse { "  (sparse frame)" } else { "" };
-    let count = metalayers.len();
-    let plural = if count == 1 { "" } else { "s" };
-    // Writing to a String cannot fail.
-    let _ = writeln!(out, "{shown}: {count} metalayer{plural}{kind}");
-    let name_width = metalayers.iter().map(|m| m.name.chars().count()).max().unwrap_or(0);
-    let len_width = metalayers
-        .iter()
-        .map(|m| m.content.len().to_string().len())
-        .max()
-        .unwrap_or(0);
-    for (m, content) in metalayers.iter().zip(contents) {
-        let len = m.content.len();
-        let unit = if len == 1 { "byte " } else { "bytes" };
-        let what = match content {
-            Content::Known { schema, .. } => *schema,
-            Content::Failed { .. } => "undecodable",
-            Content::Other { msgpack: Some(_) } => "msgpack",
-            Content::Other { msgpack: None } => "raw",
-        };
-        let _ = writeln!(out, "  {:<name_width$}  {len:>len_width$} {unit}  {what}", m.name);
-        let lines = match content {
-            Content::Known { value, .. } => crate::decode::lines(value),
-            Content::Failed { error } => vec![
-                ("error".to_owned(), error.clone()),
-                ("hex".to_owned(), render::hex(&m.content)),
-            ],
-            Content::Other { msgpack } => {
-                let mut lines = Vec::new();
-                if let Some(value) = msgpack {
-                    lines.push(("value".to_owned(), msgpack::msgpack_text(value)));
-                }
-                lines.push(("hex".to_owned(), render::hex(&m.content)));
-                lines
-            }
-        };
-        render::write_lines(out, 6, &lines);
-    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,8 @@
 //! usage errors (those clap finds, and `misuse`: `-` given twice to `inspect`, raw bytes bound for
 //! a terminal).
 
+#[cfg(feature = "inspect")]
+mod blosc;
 mod decode;
 mod encode;
 #[cfg(feature = "inspect")]
@@ -26,7 +28,11 @@ mod inspect;
 #[cfg(feature = "inspect")]
 mod msgpack;
 mod output;
+#[cfg(feature = "inspect")]
+mod python;
 mod render;
+#[cfg(feature = "inspect")]
+mod report;
 mod schema;
 mod value;
 #[cfg(feature = "inspect")]

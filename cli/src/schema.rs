@@ -95,10 +95,16 @@ pub fn candidates() -> &'static [Candidate] {
 /// The layouts `inspect` decodes metalayers with, by metalayer name: the built-ins (c-blosc2's
 /// and python-blosc2's) and the schemas of `--schemas` directories. The layouts stored under one
 /// name all part ([`Layout::parting`]), so at most one of them reads a metalayer's bytes.
+///
+/// Variable-length metalayers are decoded with the schemas of `--schemas` directories only: a
+/// vlmetalayer's name is a user's key (`array.vlmeta["k"]`), which may be the name of a built-in
+/// layout without holding what that layout describes.
 #[cfg(feature = "inspect")]
 pub struct Registry {
     /// Each metalayer name with its layouts, in the order they are tried.
     groups: Vec<Group>,
+    /// The same for vlmetalayers: the layouts of `--schemas` files only.
+    vl_groups: Vec<Group>,
 }
 
 /// The layouts stored under one metalayer name.
@@ -165,12 +171,33 @@ impl Registry {
                 }
             }
         }
-        let mut groups: Vec<Group> = Vec::new();
-        let mut paths: Vec<Vec<Option<String>>> = Vec::new();
-        let mut add = |layout: &'static Layout, name: &str, path: Option<String>| match groups
-            .iter()
-            .position(|g| g.name == name)
-        {
+        let vl_layouts: Vec<_> = layouts.iter().filter(|(_, path)| path.is_some()).cloned().collect();
+        Ok(Registry {
+            groups: groups(&layouts)?,
+            vl_groups: groups(&vl_layouts)?,
+        })
+    }
+
+    /// Decodes a metalayer stored under `name` with the layout of that name that reads `bytes`.
+    pub fn select(&self, name: &str, bytes: &[u8]) -> Selected {
+        select_in(&self.groups, name, bytes)
+    }
+
+    /// Decodes a vlmetalayer stored under `name` (its bytes decompressed) with the layout of
+    /// that name from a `--schemas` file that reads `bytes`.
+    pub fn select_vlmeta(&self, name: &str, bytes: &[u8]) -> Selected {
+        select_in(&self.vl_groups, name, bytes)
+    }
+}
+
+/// Groups layouts (each with the schema file it came from, if any) by the metalayer names they
+/// are stored under, checking that the layouts of each name part.
+#[cfg(feature = "inspect")]
+fn groups(layouts: &[(&'static Layout, Option<String>)]) -> Result<Vec<Group>, RegistryError> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut paths: Vec<Vec<Option<String>>> = Vec::new();
+    let mut add =
+        |layout: &'static Layout, name: &str, path: Option<String>| match groups.iter().position(|g| g.name == name) {
             Some(i) => {
                 groups[i].layouts.push(layout);
                 paths[i].push(path);
@@ -184,62 +211,62 @@ impl Registry {
                 paths.push(vec![path]);
             }
         };
-        for (layout, path) in &layouts {
-            add(layout, &layout.metalayer, path.clone());
-        }
-        for (schema, name) in ALSO_STORED_UNDER {
-            if let Some((layout, path)) = layouts.iter().find(|(l, _)| l.schema == *schema) {
-                add(layout, name, path.clone());
-            }
-        }
-        for (group, paths) in groups.iter_mut().zip(&paths) {
-            for (i, a) in group.layouts.iter().enumerate() {
-                for (j, b) in group.layouts.iter().enumerate().skip(i + 1) {
-                    if let Err(overlap) = a.parting(b) {
-                        let file = paths[i].as_ref().or(paths[j].as_ref());
-                        let text = match file {
-                            Some(file) => format!("{file}: {overlap}"),
-                            None => overlap.to_string(),
-                        };
-                        return Err(RegistryError::Overlap(text));
-                    }
-                }
-            }
-            let candidates: Vec<Candidate> = group.layouts.iter().map(|l| candidate(l, &group.name)).collect();
-            group.candidates = Box::leak(candidates.into_boxed_slice());
-        }
-        Ok(Registry { groups })
+    for (layout, path) in layouts {
+        add(layout, &layout.metalayer, path.clone());
     }
-
-    /// Decodes a metalayer stored under `name` with the layout of that name that reads `bytes`.
-    pub fn select(&self, name: &str, bytes: &[u8]) -> Selected {
-        let Some(group) = self.groups.iter().find(|g| g.name == name) else {
-            return Selected::Unknown;
-        };
-        // The error of the layout whose prefix fits and that reads furthest.
-        let mut failure: Option<(usize, String)> = None;
-        for (layout, candidate) in group.layouts.iter().zip(group.candidates) {
-            if !candidate.accepts(bytes) {
-                continue;
-            }
-            match crate::value::decode_all(layout, bytes) {
-                Ok(value) => return Selected::Decoded(layout, value),
-                Err(e) => {
-                    let offset = e.offset();
-                    if failure.as_ref().is_none_or(|(at, _)| offset > *at) {
-                        failure = Some((offset, crate::output::chain(&e)));
-                    }
+    for (schema, name) in ALSO_STORED_UNDER {
+        if let Some((layout, path)) = layouts.iter().find(|(l, _)| l.schema == *schema) {
+            add(layout, name, path.clone());
+        }
+    }
+    for (group, paths) in groups.iter_mut().zip(&paths) {
+        for (i, a) in group.layouts.iter().enumerate() {
+            for (j, b) in group.layouts.iter().enumerate().skip(i + 1) {
+                if let Err(overlap) = a.parting(b) {
+                    let file = paths[i].as_ref().or(paths[j].as_ref());
+                    let text = match file {
+                        Some(file) => format!("{file}: {overlap}"),
+                        None => overlap.to_string(),
+                    };
+                    return Err(RegistryError::Overlap(text));
                 }
             }
         }
-        match failure {
-            Some((_, error)) => Selected::Failed(error),
-            // No prefix fits: the dispatch error names what each layout expects where.
-            None => match metalayer_runtime::select(group.candidates, name, bytes) {
-                Err(e) => Selected::Failed(crate::output::chain(&e)),
-                Ok(_) => unreachable!("no candidate's prefix fits"),
-            },
+        let candidates: Vec<Candidate> = group.layouts.iter().map(|l| candidate(l, &group.name)).collect();
+        group.candidates = Box::leak(candidates.into_boxed_slice());
+    }
+    Ok(groups)
+}
+
+/// Decodes bytes stored under `name` with the layout of that name in `groups` that reads them.
+#[cfg(feature = "inspect")]
+fn select_in(groups: &[Group], name: &str, bytes: &[u8]) -> Selected {
+    let Some(group) = groups.iter().find(|g| g.name == name) else {
+        return Selected::Unknown;
+    };
+    // The error of the layout whose prefix fits and that reads furthest.
+    let mut failure: Option<(usize, String)> = None;
+    for (layout, candidate) in group.layouts.iter().zip(group.candidates) {
+        if !candidate.accepts(bytes) {
+            continue;
         }
+        match crate::value::decode_all(layout, bytes) {
+            Ok(value) => return Selected::Decoded(layout, value),
+            Err(e) => {
+                let offset = e.offset();
+                if failure.as_ref().is_none_or(|(at, _)| offset > *at) {
+                    failure = Some((offset, crate::output::chain(&e)));
+                }
+            }
+        }
+    }
+    match failure {
+        Some((_, error)) => Selected::Failed(error),
+        // No prefix fits: the dispatch error names what each layout expects where.
+        None => match metalayer_runtime::select(group.candidates, name, bytes) {
+            Err(e) => Selected::Failed(crate::output::chain(&e)),
+            Ok(_) => unreachable!("no candidate's prefix fits"),
+        },
     }
 }
 

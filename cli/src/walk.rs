@@ -3,7 +3,8 @@
 //! [`frames`] turns the command's arguments into a lazy sequence of [`Found`] items, one at a
 //! time, so that memory does not grow with the number of files:
 //!
-//! - `-` is one contiguous frame read from stdin;
+//! - `-` is one contiguous frame read from stdin (held in memory: a stream cannot seek past the
+//!   chunks to the trailer);
 //! - a directory holding a `chunks.b2frame` file is one sparse frame, not walked into;
 //! - any other directory is walked recursively, each directory's entries in file-name order
 //!   (byte order on Unix). Files that start with the frame magic are contiguous frames, whatever
@@ -19,7 +20,7 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use metalayer::frame::{self, FrameError, FrameMetalayer};
+use metalayer::frame::{self, Frame, FrameError, FrameMetalayer};
 use walkdir::WalkDir;
 
 use crate::output::chain;
@@ -34,7 +35,7 @@ const SPARSE_HEADER_FILE: &str = "chunks.b2frame";
 /// Where one frame is read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
-    /// Standard input (`-`): a contiguous frame, of which only the header is read.
+    /// Standard input (`-`): a contiguous frame, read through `frame_len`.
     Stdin,
     /// A contiguous frame file, or a path given as an argument that is not a directory (it may
     /// not exist: reading it reports why).
@@ -68,11 +69,11 @@ impl Source {
         matches!(self, Source::Sparse(_))
     }
 
-    /// Reads the frame's metalayers, reading only its header.
-    pub fn read(&self) -> Result<Vec<FrameMetalayer>, FrameError> {
+    /// Reads the frame's header and trailer, or, when the trailer cannot be read, its header.
+    pub fn read(&self) -> Result<Reading, FrameError> {
         match self {
             Source::Stdin => read_stream(io::stdin().lock(), Path::new("<stdin>")),
-            Source::File(path) | Source::Sparse(path) => frame::read_metalayers(path),
+            Source::File(path) | Source::Sparse(path) => read_path(path),
             Source::Stream(path) => {
                 let file = File::open(path).map_err(|source| FrameError::Io {
                     path: path.clone(),
@@ -81,6 +82,36 @@ impl Source {
                 read_stream(file, path)
             }
         }
+    }
+}
+
+/// What could be read of one frame.
+#[derive(Debug)]
+pub enum Reading {
+    /// Its header and its trailer.
+    Whole(Frame),
+    /// Its header's metalayers: the header reads, the trailer does not, for the reason given.
+    Header {
+        /// The metalayers.
+        metalayers: Vec<FrameMetalayer>,
+        /// Why the trailer could not be read.
+        trailer_error: FrameError,
+    },
+}
+
+/// Reads a frame file or sparse-frame directory: its header and trailer, and nothing between
+/// them. When that fails and the header alone reads, the header's metalayers and the error.
+fn read_path(path: &Path) -> Result<Reading, FrameError> {
+    match frame::read_frame(path) {
+        Ok(frame) => Ok(Reading::Whole(frame)),
+        // The header is read first: when it reads again, the trailer is what failed.
+        Err(trailer_error) => match frame::read_metalayers(path) {
+            Ok(metalayers) => Ok(Reading::Header {
+                metalayers,
+                trailer_error,
+            }),
+            Err(_) => Err(trailer_error),
+        },
     }
 }
 
@@ -98,27 +129,40 @@ pub enum Found {
     },
 }
 
-/// Reads the metalayers of a contiguous frame from a stream: the first
-/// [`frame::PREFIX_LEN`] bytes, then the rest of the header, and nothing after it. At most
-/// `header_len` bytes are held, which [`frame::header_len`] caps at [`frame::MAX_HEADER_LEN`],
-/// and never more than the stream holds. `name` names the stream in I/O errors.
-pub fn read_stream(mut reader: impl Read, name: &Path) -> Result<Vec<FrameMetalayer>, FrameError> {
+/// Reads a contiguous frame from a stream: the first [`frame::PREFIX_LEN`] bytes, then the rest
+/// of the header, which is parsed before anything more is read; then the rest of the frame
+/// through `frame_len`, as the trailer is at its end. The buffer grows with what is read, so a
+/// stream shorter than its lengths claim costs only its own length, and nothing after
+/// `frame_len` is read. `name` names the stream in I/O errors.
+pub fn read_stream(mut reader: impl Read, name: &Path) -> Result<Reading, FrameError> {
     let io_error = |source| FrameError::Io {
         path: name.to_path_buf(),
         source,
     };
-    let mut header = Vec::with_capacity(frame::PREFIX_LEN);
+    let mut bytes = Vec::with_capacity(frame::PREFIX_LEN);
     let prefix_len = u64::try_from(frame::PREFIX_LEN).unwrap_or(u64::MAX);
     Read::by_ref(&mut reader)
         .take(prefix_len)
-        .read_to_end(&mut header)
+        .read_to_end(&mut bytes)
         .map_err(io_error)?;
-    let header_len = frame::header_len(&header)?;
-    // The buffer grows with what is read, so a stream shorter than its `header_len` claims
-    // costs only its own length; `parse_header` then reports it as too short.
-    let rest = u64::try_from(header_len.saturating_sub(header.len())).unwrap_or(u64::MAX);
-    reader.take(rest).read_to_end(&mut header).map_err(io_error)?;
-    frame::parse_header(&header)
+    let header_len = frame::header_len(&bytes)?;
+    let frame_len = frame::frame_len(&bytes)?;
+    let rest = u64::try_from(header_len.saturating_sub(bytes.len())).unwrap_or(u64::MAX);
+    Read::by_ref(&mut reader)
+        .take(rest)
+        .read_to_end(&mut bytes)
+        .map_err(io_error)?;
+    // A header that does not read ends the reading here.
+    let metalayers = frame::parse_header(&bytes)?;
+    let rest = frame_len.saturating_sub(u64::try_from(bytes.len()).unwrap_or(u64::MAX));
+    reader.take(rest).read_to_end(&mut bytes).map_err(io_error)?;
+    match frame::parse_frame(&bytes) {
+        Ok(frame) => Ok(Reading::Whole(frame)),
+        Err(trailer_error) => Ok(Reading::Header {
+            metalayers,
+            trailer_error,
+        }),
+    }
 }
 
 /// Whether `dir` holds a `chunks.b2frame` file, which makes it a sparse frame.
@@ -259,7 +303,26 @@ mod tests {
     }
 
     #[test]
-    fn stream_reads_only_the_header() {
+    fn stream_reads_through_frame_len() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd"
+        );
+        let mut bytes = std::fs::read(path).unwrap_or_default();
+        let frame_len = bytes.len();
+        bytes.extend_from_slice(b"after the frame");
+        let mut reader = &bytes[..];
+        let Ok(Reading::Whole(frame)) = read_stream(&mut reader, Path::new("x")) else {
+            panic!("the whole frame reads");
+        };
+        assert_eq!(frame.header.frame_len, frame_len as u64);
+        assert_eq!(frame.metalayers[0].name, "b2nd");
+        assert!(!frame.vlmetalayers.is_empty());
+        assert_eq!(reader, b"after the frame", "bytes after frame_len are left unread");
+    }
+
+    #[test]
+    fn stream_without_its_trailer_gives_the_header() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/fixtures/files/blosc2-4/dtype_i4le.b2nd"
@@ -267,14 +330,18 @@ mod tests {
         let bytes = std::fs::read(path).unwrap_or_default();
         // header_len, at byte 0x0b, is 0xa5 (see `metalayer::frame::header_len`'s example).
         assert_eq!(bytes[0x0a..0x0f], [0xd2, 0, 0, 0, 0xa5]);
-        let mut reader = &bytes[..];
-        let metalayers = read_stream(&mut reader, Path::new("x")).unwrap_or_default();
+        let Ok(Reading::Header {
+            metalayers,
+            trailer_error,
+        }) = read_stream(&bytes[..0xa5 + 10], Path::new("x"))
+        else {
+            panic!("the header reads");
+        };
         assert_eq!(metalayers.len(), 1);
         assert_eq!(metalayers[0].name, "b2nd");
-        assert_eq!(
-            reader.len(),
-            bytes.len() - 0xa5,
-            "bytes after the header are left unread"
+        assert!(
+            matches!(trailer_error, FrameError::FrameLenExceedsFile { file_len: 175, .. }),
+            "{trailer_error}"
         );
 
         let err = read_stream(&bytes[..0x80], Path::new("x")).unwrap_err();

@@ -201,8 +201,15 @@ fn inspect_text_is_aligned() {
     let out = run(&["inspect", &path]);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
+    // The header: 240 + 35 bytes for the header and trailer (python-blosc2 wrote no chunk data:
+    // cbytes 0), ZSTD (5) at clevel 5 with SHUFFLE, python-blosc2's defaults; shape 3 x 4 in
+    // 2 x 2 chunks of 1 x 2 blocks of float64: nbytes 4 * 4 * 8 = 128 over the padded shape,
+    // chunksize 2 * 2 * 8 = 32, blocksize 1 * 2 * 8 = 16, 128 / 32 = 4 chunks.
     let want = format!(
-        "{path}: 5 metalayers
+        "{path}: 5 metalayers, 0 vlmetalayers
+  frame:  contiguous, format 2, 315 bytes (header 240, trailer 35)
+  codec:  ZSTD, clevel 5, filters SHUFFLE, AUTO_SPLIT
+  data:   nbytes 128, cbytes 0, typesize 8, blocksize 16, chunksize 32, 4 chunks
   b2nd   53 bytes  b2nd_v1
       version:       0
       ndim:          2
@@ -237,12 +244,17 @@ fn inspect_sparse_and_caterva_text() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains(&format!("{sparse}: 1 metalayer  (sparse frame)\n")),
+        text.contains(&format!(
+            "{sparse}: 1 metalayer, 0 vlmetalayers  (sparse frame)\n  frame:  sparse, "
+        )),
         "{text}"
     );
     assert!(text.contains("      ndim:          16\n"), "{text}");
     assert!(text.contains("  caterva  44 bytes  caterva_v0\n"), "{text}");
-    assert!(text.contains(&format!("\n\n{cat}: 5 metalayers\n")), "{text}");
+    assert!(
+        text.contains(&format!("\n\n{cat}: 5 metalayers, 0 vlmetalayers\n")),
+        "{text}"
+    );
 }
 
 #[cfg(feature = "inspect")]
@@ -289,7 +301,7 @@ fn good_path_still_reported_beside_a_bad_one() {
     let out = run(&["inspect", &bad, &good]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stdout(&out).starts_with(&format!("{good}: 1 metalayer\n")),
+        stdout(&out).starts_with(&format!("{good}: 1 metalayer, 0 vlmetalayers\n")),
         "{}",
         stdout(&out)
     );

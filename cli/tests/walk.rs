@@ -217,10 +217,10 @@ fn walk_reports_every_frame_in_name_order_and_goes_on_after_a_broken_one() {
     assert_eq!(
         headers,
         [
-            format!("{}: 1 metalayer", walked[0]),
-            format!("{}: 5 metalayers", walked[1]),
-            format!("{}: 5 metalayers  (sparse frame)", walked[2]),
-            format!("{}: 5 metalayers", walked[4]),
+            format!("{}: 1 metalayer, 0 vlmetalayers", walked[0]),
+            format!("{}: 5 metalayers, 0 vlmetalayers", walked[1]),
+            format!("{}: 5 metalayers, 0 vlmetalayers  (sparse frame)", walked[2]),
+            format!("{}: 5 metalayers, 0 vlmetalayers", walked[4]),
         ]
     );
 }
@@ -252,7 +252,7 @@ fn paths_given_explicitly() {
 
     let out = run(&["inspect", &one]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).starts_with(&format!("{one}: 1 metalayer\n")));
+    assert!(stdout(&out).starts_with(&format!("{one}: 1 metalayer, 0 vlmetalayers\n")));
 }
 
 #[test]
@@ -370,7 +370,7 @@ fn paths_that_are_not_utf8_keep_their_bytes() {
     let out = run(&[OsStr::new("inspect"), good.as_os_str(), bad.as_os_str()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stdout(&out).starts_with(&format!("{root}/caf\u{fffd}.b2nd: 1 metalayer\n")),
+        stdout(&out).starts_with(&format!("{root}/caf\u{fffd}.b2nd: 1 metalayer, 0 vlmetalayers\n")),
         "{}",
         stdout(&out)
     );
@@ -384,7 +384,7 @@ fn dash_reads_one_frame_from_stdin() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.starts_with("<stdin>: 5 metalayers\n  b2nd   53 bytes  b2nd_v1\n"),
+        text.starts_with("<stdin>: 5 metalayers, 0 vlmetalayers\n") && text.contains("\n  b2nd   53 bytes  b2nd_v1\n"),
         "{text}"
     );
 
@@ -433,7 +433,9 @@ fn pipe_given_by_name() {
     let frame = read_fixture("files/caterva-0.7/meta_user.cat");
     let out = run_stdin(&["inspect", "/dev/stdin"], &frame);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).starts_with("/dev/stdin: 5 metalayers\n  caterva  44 bytes  caterva_v0\n"));
+    let text = stdout(&out);
+    assert!(text.starts_with("/dev/stdin: 5 metalayers, 0 vlmetalayers\n"), "{text}");
+    assert!(text.contains("\n  caterva  44 bytes  caterva_v0\n"), "{text}");
 }
 
 /// Each --jsonl line is written as soon as its frame is read: the first file's line arrives

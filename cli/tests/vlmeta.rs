@@ -1,0 +1,292 @@
+//! `metalayer inspect` on vlmetalayers: frames stored in values, nested to the depth limit; chunks
+//! that lie about their size; trailers that cannot be read; vlmetalayers named like built-in
+//! layouts, and decoded with `--schemas`.
+//!
+//! Frames are built here from `blosc2-4/meta_user.b2nd`'s header (240 bytes, five metalayers)
+//! and a trailer written byte by byte from the msgpack spec; each vlmetalayer's chunk is a
+//! Blosc2 chunk stored uncompressed, its 32-byte header shaped as python-blosc2's are (see
+//! `expected.json`, `bin8_0`: `05 01 07 01`, nbytes, blocksize and cbytes as little-endian u32,
+//! then `00000000 00010500 00000000 00000000`).
+#![cfg(feature = "inspect")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_metalayer");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("run metalayer")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("metalayer-vlmeta")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write");
+    path.display().to_string()
+}
+
+/// A Blosc2 chunk holding `data` uncompressed.
+fn chunk(data: &[u8]) -> Vec<u8> {
+    let n = data.len() as u32;
+    let mut c = vec![0x05, 0x01, 0x07, 0x01];
+    c.extend_from_slice(&n.to_le_bytes());
+    c.extend_from_slice(&n.to_le_bytes());
+    c.extend_from_slice(&(n + 32).to_le_bytes());
+    c.extend_from_slice(&[0, 0, 0, 0, 0, 0x01, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    c.extend_from_slice(data);
+    c
+}
+
+/// A frame with meta_user's header and these vlmetalayers, each a chunk as stored.
+fn frame(vlmetalayers: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let original = std::fs::read(Path::new(FIXTURES).join("files/blosc2-4/meta_user.b2nd")).expect("fixture");
+    let mut frame = original[..240].to_vec();
+    frame[0x44] = if vlmetalayers.is_empty() { 0xc2 } else { 0xc3 };
+    // 94 01: fixarray(4), version 1; 93 cd <size> de <n>: the section, its size, a map16.
+    let mut t = vec![0x94, 0x01, 0x93, 0xcd, 0, 0, 0xde];
+    t.extend_from_slice(&(vlmetalayers.len() as u16).to_be_bytes());
+    let names_len: usize = vlmetalayers.iter().map(|(name, _)| 1 + name.len() + 5).sum();
+    // Contents start after the map's pairs, 0xdc and its u16 count.
+    let mut offset = t.len() + names_len + 3;
+    for (name, content) in vlmetalayers {
+        t.push(0xa0 + name.len() as u8);
+        t.extend_from_slice(name.as_bytes());
+        t.push(0xd2);
+        t.extend_from_slice(&(offset as i32).to_be_bytes());
+        offset += 5 + content.len();
+    }
+    let size = (t.len() - 3) as u16;
+    t[4..6].copy_from_slice(&size.to_be_bytes());
+    t.push(0xdc);
+    t.extend_from_slice(&(vlmetalayers.len() as u16).to_be_bytes());
+    for (_, content) in vlmetalayers {
+        t.push(0xc6);
+        t.extend_from_slice(&(content.len() as u32).to_be_bytes());
+        t.extend_from_slice(content);
+    }
+    // ce <trailer_len>, then the fingerprint: d8 00 and 16 zeros.
+    let len = (t.len() + 23) as u32;
+    t.push(0xce);
+    t.extend_from_slice(&len.to_be_bytes());
+    t.extend_from_slice(&[0xd8, 0x00]);
+    t.extend_from_slice(&[0; 16]);
+    frame.extend_from_slice(&t);
+    let frame_len = frame.len() as u64;
+    frame[16..24].copy_from_slice(&frame_len.to_be_bytes());
+    frame
+}
+
+/// msgpack ext32 of type 42 holding `data`: `c9 <len u32> 2a data`.
+fn ext42(data: &[u8]) -> Vec<u8> {
+    let mut v = vec![0xc9];
+    v.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    v.push(42);
+    v.extend_from_slice(data);
+    v
+}
+
+#[test]
+fn built_frames_read_as_built() {
+    let dir = scratch("plain");
+    // fixstr "kelvin", and fixarray [1, nil, true].
+    let path = write(
+        &dir,
+        "two.b2nd",
+        &frame(&[("units", chunk(b"\xa6kelvin")), ("list", chunk(b"\x93\x01\xc0\xc3"))]),
+    );
+    let out = run(&["inspect", "--json", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = &json(&out)[0];
+    assert_eq!(report["header"]["has_vlmetalayers"], true);
+    let vl = &report["vlmetalayers"];
+    assert_eq!(vl[0]["name"], "units");
+    assert_eq!(vl[0]["chunk_len"], 32 + 7);
+    assert_eq!(vl[0]["len"], 7);
+    assert_eq!(vl[0]["hex"], "a66b656c76696e");
+    assert_eq!(vl[0]["msgpack"], "kelvin");
+    assert_eq!(vl[1]["msgpack"], serde_json::json!([1, null, true]));
+
+    let out = run(&["inspect", &path]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(&format!("{path}: 5 metalayers, 2 vlmetalayers\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  vlmeta units  7 bytes (39 stored)  msgpack\n             value:  \"kelvin\"\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn frames_in_values_are_inspected_four_levels_deep() {
+    let dir = scratch("nested");
+    // Level 5 holds a string; each level above holds the one below in an ext 42 "inner".
+    let mut inner = frame(&[("leaf", chunk(b"\xa4deep"))]);
+    for _ in 0..5 {
+        inner = frame(&[("inner", chunk(&ext42(&inner)))]);
+    }
+    let path = write(&dir, "nested.b2nd", &inner);
+    let out = run(&["inspect", "--json", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let mut at = json(&out)[0].clone();
+    for depth in 1..=4 {
+        let value = &at["vlmetalayers"][0]["msgpack"];
+        assert_eq!(value["ext"], 42, "depth {depth}");
+        let nested = &value["frame"];
+        assert_eq!(nested["metalayers"][0]["name"], "b2nd", "depth {depth}");
+        assert_eq!(nested["header"]["header_len"], 240, "depth {depth}");
+        at = nested.clone();
+    }
+    // The frame at depth 5 is not inspected: its bytes are kept, with why.
+    let value = &at["vlmetalayers"][0]["msgpack"];
+    assert!(value.get("frame").is_none(), "{value}");
+    assert_eq!(value["error"], "not inspected: frames are inspected 4 levels deep");
+    assert!(
+        value["data"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("9ea862326672616d6500")
+    );
+
+    // Text names what the first nested frame holds.
+    let out = run(&["inspect", &path]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("value:  frame(")
+            && text.contains(" bytes: metalayers b2nd, units, scale, tags, m; vlmetalayers inner)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_chunk_that_lies_about_its_size_is_an_error_for_its_vlmetalayer() {
+    let dir = scratch("lying");
+    let mut lying = chunk(b"\xa6kelvin");
+    // nbytes 0x7fffffff: more than the 64 MiB a vlmetalayer may decompress to.
+    lying[4..8].copy_from_slice(&0x7fff_ffffu32.to_le_bytes());
+    let path = write(&dir, "lying.b2nd", &frame(&[("good", chunk(b"\x01")), ("bad", lying)]));
+    let out = run(&["inspect", "--json", &path]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = &json(&out)[0];
+    assert_eq!(report["vlmetalayers"][0]["msgpack"], 1);
+    let bad = &report["vlmetalayers"][1];
+    assert_eq!(bad["name"], "bad");
+    assert_eq!(bad["chunk_len"], 39);
+    assert!(bad.get("hex").is_none() && bad.get("len").is_none(), "{bad}");
+    let error = bad["error"].as_str().unwrap_or_default();
+    assert!(error.contains("2147483647"), "{error}");
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!(
+            "metalayer: {path}: vlmetalayer \"bad\" (chunk at file byte 0x"
+        )),
+        "{err}"
+    );
+    assert!(err.contains(error), "{err}");
+}
+
+#[test]
+fn a_trailer_that_cannot_be_read_leaves_the_metalayers() {
+    let dir = scratch("trailer");
+    let original = std::fs::read(Path::new(FIXTURES).join("files/blosc2-4/meta_user.b2nd")).expect("fixture");
+    // The header (240 bytes) is whole; frame_len says 315.
+    let path = write(&dir, "cut.b2nd", &original[..300]);
+    let out = run(&["inspect", "--json", &path]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = &json(&out)[0];
+    assert_eq!(report["metalayers"].as_array().map(Vec::len), Some(5));
+    assert!(report.get("header").is_none() && report.get("vlmetalayers").is_none());
+    let error = report["error"].as_str().unwrap_or_default();
+    assert_eq!(
+        error,
+        "the trailer: at byte 0x10: frame_len 315 runs past the end of the input (300 bytes)"
+    );
+    assert_eq!(stderr(&out), format!("metalayer: {path}: {error}\n"));
+
+    let out = run(&["inspect", &path]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(&format!("{path}: 5 metalayers; the trailer could not be read\n  b2nd ")),
+        "{text}"
+    );
+}
+
+#[test]
+fn vlmetalayers_use_only_the_schemas_given() {
+    let dir = scratch("schemas");
+    // A vlmetalayer named like a built-in layout holds a plain string: shown as msgpack.
+    let path = write(
+        &dir,
+        "named.b2nd",
+        &frame(&[("b2nd", chunk(b"\xa3abc")), ("point", chunk(b"\x92\x01\x02"))]),
+    );
+    let out = run(&["inspect", "--json", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = &json(&out)[0];
+    assert_eq!(report["vlmetalayers"][0]["msgpack"], "abc");
+    assert_eq!(report["vlmetalayers"][1]["msgpack"], serde_json::json!([1, 2]));
+
+    // With a schema for "point", its value is decoded by it.
+    let schemas = dir.join("schemas");
+    std::fs::create_dir_all(&schemas).expect("mkdir");
+    std::fs::write(
+        schemas.join("point_v1.toml"),
+        r#"[schema]
+metalayer = "point"
+description = "Two integers"
+source = "cli/tests/vlmeta.rs"
+
+[container]
+wire = "array"
+
+[[entry]]
+name = "x"
+wire = "int"
+
+[[entry]]
+name = "y"
+wire = "int"
+"#,
+    )
+    .expect("write schema");
+    let schemas = schemas.display().to_string();
+    let out = run(&["inspect", "--json", "--schemas", &schemas, &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let point = &json(&out)[0]["vlmetalayers"][1];
+    assert_eq!(point["schema"], "point_v1");
+    assert_eq!(point["fields"], serde_json::json!({"x": 1, "y": 2}));
+
+    // A value the schema of its name does not read is an error.
+    let bad = write(&dir, "bad.b2nd", &frame(&[("point", chunk(b"\x93\x01\x02\x03"))]));
+    let out = run(&["inspect", "--json", "--schemas", &schemas, &bad]);
+    assert_eq!(out.status.code(), Some(1));
+    let point = &json(&out)[0]["vlmetalayers"][0];
+    assert_eq!(point["hex"], "93010203");
+    let error = point["error"].as_str().unwrap_or_default();
+    assert!(error.starts_with("point_v1: at byte 0x00"), "{error}");
+    assert!(
+        stderr(&out).contains("vlmetalayer \"point\" (chunk at file byte 0x"),
+        "{}",
+        stderr(&out)
+    );
+}
