@@ -501,8 +501,11 @@ def cli_tree_section(data):
                          f'{t.get("generation_s", 0):.1f} s |')
     problems = [f'N = {r["n"]:,}: {p}' for r in sizes for p in r.get("check", {}).get("problems", [])]
     checked = all(r.get("check", {}).get("ok") for r in sizes)
-    lines += ["", "Checked before timing: the CLI printed N JSON lines, none with an error, and python-blosc2 "
-              "found the same metalayer names in the same frames: " + ("yes." if checked and sizes else "NO.")]
+    lines += ["", "Each side reads the same of every frame: the header's fields (sizes, codec, clevel, filters, "
+              "split mode, ratio), every metalayer and every vlmetalayer, decompressed and decoded. Checked "
+              "before timing: the CLI printed N JSON lines, none with an error, and python-blosc2 found the same "
+              "metalayer and vlmetalayer names, nbytes, cbytes, codec and clevel in the same frames: "
+              + ("yes." if checked and sizes else "NO.")]
     lines += [f"- {p}" for p in problems]
     return lines
 

@@ -36,9 +36,11 @@ LAYOUT = 1  # bumped when the layout above changes, so that old trees are made a
 
 # What python-blosc2 does for one frame, in one process for the whole tree: the same tree walk
 # (os.walk with sorted names; a directory holding chunks.b2frame is one sparse frame), the file
-# opened with blosc2.open, every metalayer read (schunk.meta[key] for each key, which unpacks its
-# msgpack) and one JSON line printed. A reference to the opened object is kept while its meta is
-# read: a temporary one is freed before the lookup.
+# opened with blosc2.open, the header's fields read (sizes, codec, clevel, filters, split mode,
+# ratio), every metalayer read (schunk.meta[key] for each key, which unpacks its msgpack), every
+# vlmetalayer read (schunk.vlmeta.getall(), which decompresses and unpacks each), and one JSON
+# line printed. A reference to the opened object is kept while it is read: a temporary one is
+# freed before the lookup.
 PY_LOOP = r'''import json, os, sys
 import blosc2
 
@@ -52,15 +54,24 @@ write = sys.stdout.write
 files = errors = 0
 
 
+def read(s):
+    cp = s.cparams
+    header = {"nbytes": s.nbytes, "cbytes": s.cbytes, "ratio": s.cratio, "typesize": s.typesize,
+              "blocksize": s.blocksize, "chunksize": s.chunksize, "nchunks": s.nchunks,
+              "codec": cp.codec.name, "clevel": cp.clevel, "splitmode": cp.splitmode.name,
+              "filters": [f.name for f in cp.filters], "contiguous": s.contiguous}
+    meta = s.meta
+    return {"header": header, "metalayers": {k: meta[k] for k in meta.keys()},
+            "vlmetalayers": s.vlmeta.getall()}
+
+
 def frame(path):
     global files, errors
     files += 1
     try:
         a = blosc2.open(path)
         s = getattr(a, "schunk", a)
-        meta = s.meta
-        line = json.dumps({"path": path, "metalayers": {k: meta[k] for k in meta.keys()}},
-                          default=jsonable)
+        line = json.dumps({"path": path, **read(s)}, default=jsonable)
     except Exception as e:
         errors += 1
         line = json.dumps({"path": path, "error": f"{type(e).__name__}: {e}"})
@@ -93,8 +104,11 @@ for p in sys.argv[1:]:
     try:
         a = blosc2.open(p)
         s = getattr(a, "schunk", a)
+        cp = s.cparams
+        (s.nbytes, s.cbytes, s.cratio, s.nchunks, cp.codec.name, cp.splitmode.name)
         meta = s.meta
         {k: meta[k] for k in meta.keys()}
+        s.vlmeta.getall()
         print(f"ok\t{p}\t")
     except Exception as e:
         msg = f"{type(e).__name__}: {e}".replace("\n", " ").replace("\t", " ")
@@ -198,7 +212,7 @@ def probe_sources(binary, py):
     cli_bad = set()
     for line in cli.stdout.splitlines():
         report = json.loads(line)
-        if "error" in report or any("error" in m for m in report["metalayers"]):
+        if "error" in report or any("error" in m for m in report["metalayers"] + report["vlmetalayers"]):
             cli_bad.add(report["path"])
     for path in sorted(cli_bad):
         excluded.append({"path": path, "cli_error": True})
@@ -293,7 +307,8 @@ def ensure_tree(n, contiguous, sparse):
 
 def check_outputs(n, cli_out, py_out, cli_status, cli_stderr):
     """The CLI printed n lines, each a JSON object with no error; python-blosc2 read the same
-    frames and found the same metalayer names in each."""
+    frames and found in each the same metalayer names, vlmetalayer names, sizes, codec and
+    clevel."""
     problems = []
     cli_names = {}
     lines = 0
@@ -308,10 +323,13 @@ def check_outputs(n, cli_out, py_out, cli_status, cli_stderr):
             if "error" in report:
                 problems.append(f'CLI: {report["path"]}: {report["error"]}')
                 continue
-            bad = [m["name"] for m in report["metalayers"] if "error" in m]
+            bad = [m["name"] for m in report["metalayers"] + report["vlmetalayers"] if "error" in m]
             if bad:
                 problems.append(f'CLI: {report["path"]}: metalayers {bad} not decoded')
-            cli_names[report["path"]] = [m["name"] for m in report["metalayers"]]
+            h = report["header"]
+            cli_names[report["path"]] = ([m["name"] for m in report["metalayers"]],
+                                         sorted(m["name"] for m in report["vlmetalayers"]),
+                                         [h["nbytes"], h["cbytes"], h["codec"], h["clevel"]])
     if lines != n:
         problems.append(f"CLI printed {lines} lines, expected {n}")
     if cli_status != 0:
@@ -328,18 +346,22 @@ def check_outputs(n, cli_out, py_out, cli_status, cli_stderr):
             if "error" in report:
                 py_errors += 1
                 continue
-            if cli_names.get(report["path"]) == list(report["metalayers"]):
+            h = report["header"]
+            py = (list(report["metalayers"]), sorted(report["vlmetalayers"]),
+                  [h["nbytes"], h["cbytes"], h["codec"], h["clevel"]])
+            if cli_names.get(report["path"]) == py:
                 py_same += 1
             elif len(mismatched) < 5:
                 mismatched.append(report["path"])
     if py_errors:
         problems.append(f"python-blosc2 failed on {py_errors} frames")
     if py_same != py_lines - py_errors:
-        problems.append(f"metalayer names differ between the CLI and python-blosc2 for "
+        problems.append(f"metalayer and vlmetalayer names or header fields differ between the CLI "
+                        f"and python-blosc2 for "
                         f"{py_lines - py_errors - py_same} frames, e.g. {mismatched}")
     return {"cli_lines": lines, "cli_lines_json_without_error": len(cli_names),
             "python_lines": py_lines, "python_errors": py_errors,
-            "python_frames_with_the_cli_metalayer_names": py_same, "problems": problems,
+            "python_frames_with_the_cli_names_and_header": py_same, "problems": problems,
             "ok": not problems}
 
 

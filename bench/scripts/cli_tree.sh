@@ -16,12 +16,15 @@
 # Each side runs as a whole process from the repository's root with stdout to /dev/null:
 #   CLI:    target/release/metalayer inspect --jsonl target/cli-tree/n<N>
 #   python: python-blosc2 4.x (target/bench-venvs/blosc2, the fixture pins) walking the tree
-#           with os.walk (sorted), blosc2.open on each frame, every key of schunk.meta read and
-#           one JSON line printed per frame (the loop is in cli_tree.py and in the results).
+#           with os.walk (sorted), blosc2.open on each frame, the header's fields read
+#           (schunk.cparams, nbytes, cbytes, cratio, ...), every key of schunk.meta and
+#           schunk.vlmeta.getall() read, and one JSON line printed per frame (the loop is in
+#           cli_tree.py and in the results). The CLI reads the same: header, metalayers and
+#           vlmetalayers.
 # One untimed run of each comes first (so every timed run reads a warm page cache); its output
 # is checked: N lines from the CLI, each a JSON object without an error, and python-blosc2
-# finding the same metalayer names in the same frames. Then RUNS timed runs of each side,
-# interleaved, each CLI run after an untimed one (the page cache may lose the tree during a
+# finding the same metalayer and vlmetalayer names, sizes, codec and clevel in the same frames.
+# Then RUNS timed runs of each side, interleaved, each CLI run after an untimed one (the page cache may lose the tree during a
 # long python run); the medians of wall time and CPU time (user + system) are reported. The peak RSS is the child's ru_maxrss from wait4 (what
 # GNU time prints as %M), cross-checked once per N with `/usr/bin/time -f %M` when GNU time is
 # installed. The CLI's start-up alone (`metalayer --version`) and python's `import blosc2`

@@ -87,7 +87,7 @@ impl Exts for Opaque {
 }
 
 /// A msgpack value as JSON. Integers stay exact; strings that are not UTF-8 are converted
-/// lossily; binaries become arrays of byte values; map keys that are not strings become their
+/// lossily; binaries become `{"bin": "hex"}`; map keys that are not strings become their
 /// text form; extension values become `{"ext": type, "data": "hex"}`; floats follow the
 /// command's conventions (a float32 as its own shortest decimal, non-finite floats as the
 /// strings `"NaN"`, `"inf"` and `"-inf"`).
@@ -114,7 +114,11 @@ pub fn msgpack_json_with(value: &rmpv::Value, exts: &mut dyn Exts) -> Value {
         M::F32(f) => json::f32(*f),
         M::F64(f) => json::f64(*f),
         M::String(s) => Value::String(utf8_lossy(s)),
-        M::Binary(b) => Value::Array(b.iter().map(|&x| Value::from(x)).collect()),
+        M::Binary(b) => {
+            let mut map = Map::new();
+            map.insert("bin".to_owned(), Value::String(hex(b)));
+            Value::Object(map)
+        }
         M::Array(items) => Value::Array(items.iter().map(|item| msgpack_json_with(item, exts)).collect()),
         M::Map(pairs) => {
             let mut map = Map::new();
@@ -242,7 +246,7 @@ mod tests {
     fn msgpack_renders() {
         let value = msgpack_value(b"\x82\xa1a\x01\x01\xc4\x02\x01\x02").unwrap_or(rmpv::Value::Nil);
         assert_eq!(msgpack_text(&value), r#"{"a": 1, 1: bin(0102)}"#);
-        assert_eq!(msgpack_json(&value).to_string(), r#"{"a":1,"1":[1,2]}"#);
+        assert_eq!(msgpack_json(&value).to_string(), r#"{"a":1,"1":{"bin":"0102"}}"#);
         let nan = rmpv::Value::F64(f64::NAN);
         assert_eq!(msgpack_json(&nan), Value::String("NaN".into()));
         // 0xca 0x3dcccccd: the float32 nearest 0.1, shown as 0.1.

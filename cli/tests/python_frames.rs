@@ -69,15 +69,15 @@ fn reports() -> Vec<(Value, Value)> {
 }
 
 /// A value in the generator's tagged form of python's `msgpack` decoding, in the command's JSON
-/// form: `{"$bytes": hex}` is an array of byte values, `{"$float": "nan"}` the string `"NaN"`,
+/// form: `{"$bytes": hex}` is `{"bin": hex}`, `{"$float": "nan"}` the string `"NaN"`,
 /// `{"$ext": t, "hex": h, "payload": p}` is `{"ext": t, "data": h, "value": p}`, a `$map` of
 /// integer keys an object keyed by their decimal text.
 fn commands_form(value: &Value) -> Value {
     match value {
         Value::Array(items) => Value::Array(items.iter().map(commands_form).collect()),
         Value::Object(map) => {
-            if let Some(Value::String(hex)) = map.get("$bytes") {
-                return Value::Array(unhex(hex).into_iter().map(Value::from).collect());
+            if let Some(hex) = map.get("$bytes") {
+                return json!({ "bin": hex });
             }
             if let Some(Value::String(f)) = map.get("$float") {
                 return Value::String(
@@ -248,12 +248,7 @@ fn check_summary(what: &str, ours: &Value, summary: &Map<String, Value>) {
             (s.chars().count(), sha256_hex(s.as_bytes()))
         }
         Some("bytes") => {
-            let bytes: Vec<u8> = ours
-                .as_array()
-                .unwrap_or_else(|| panic!("{what}: bytes"))
-                .iter()
-                .map(|b| b.as_u64().and_then(|b| u8::try_from(b).ok()).expect("a byte"))
-                .collect();
+            let bytes = unhex(ours["bin"].as_str().unwrap_or_else(|| panic!("{what}: bytes")));
             (bytes.len(), sha256_hex(&bytes))
         }
         other => panic!("{what}: a summary of type {other:?}"),

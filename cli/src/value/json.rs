@@ -1,8 +1,6 @@
 //! The JSON form of msgpack values: exact integers, shortest floats, hex for bytes. The README's
 //! "JSON conventions" section is the contract; these functions are its one implementation.
 
-use std::fmt::Write as _;
-
 use serde_json::{Number, Value};
 
 /// An integer as an exact JSON number: every int64 and uint64 value fits one. Wider values,
@@ -97,12 +95,13 @@ pub fn to_f32(value: f64) -> Option<f32> {
 
 /// Lowercase hex of `bytes`, without separators.
 pub fn hex(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        // Writing to a String cannot fail.
-        let _ = write!(out, "{b:02x}");
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = Vec::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.extend_from_slice(&[DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 0x0f)]]);
     }
-    out
+    // Hex digits are ASCII.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Parses hex text: digit pairs in either case; whitespace between them and a `0x` prefix are
@@ -204,6 +203,9 @@ mod tests {
     #[test]
     fn hex_round_trip() {
         assert_eq!(hex(&[0x00, 0xab, 0x7f]), "00ab7f");
+        let every: Vec<u8> = (0..=255).collect();
+        let by_format: String = every.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex(&every), by_format);
         assert_eq!(parse_hex("0x00 ab\n7F"), Ok(vec![0x00, 0xab, 0x7f]));
         assert!(parse_hex("abc").is_err());
         assert!(parse_hex("zz").is_err());
