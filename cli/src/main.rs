@@ -1,9 +1,10 @@
 //! `metalayer`: inspect, decode and encode the msgpack metalayers of Blosc2 files.
 //!
-//! - `metalayer inspect [--json|--jsonl] [-L] PATH...`: every metalayer of contiguous frame
-//!   files and sparse-frame directories, in stored order, directories walked (`walk`), `-` for
-//!   stdin; `b2nd` and `caterva` decoded entry by entry with the layout that fits their bytes,
-//!   other metalayers as hex and, when they are msgpack, decoded.
+//! - `metalayer inspect [--json|--jsonl] [-L] PATH...`: the header's fields, every metalayer and
+//!   every vlmetalayer of contiguous frame files and sparse-frame directories (`report`), in
+//!   stored order, directories walked (`walk`), `-` for stdin; metalayers decoded entry by entry
+//!   with the layout of their name that fits their bytes, others as hex and, when they are
+//!   msgpack, decoded; vlmetalayers decompressed first.
 //! - `metalayer decode [--schema SCHEMA] [--hex] [--json] FILE|-`: one metalayer's bytes decoded.
 //! - `metalayer encode --schema SCHEMA [-o FILE] JSON|-`: the exact bytes of a metalayer.
 //! - `metalayer diagram SCHEMA`: a schema's byte layout.
@@ -61,19 +62,26 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     #[cfg(feature = "inspect")]
-    /// List every metalayer of Blosc2 frames, decoding b2nd/caterva and msgpack user metalayers.
+    /// Show the header, metalayers and vlmetalayers of Blosc2 frames, each decoded.
     ///
     /// Directories are walked recursively, each one's entries in file-name order: files that
     /// start with the frame magic are contiguous frames whatever their name, directories that
     /// hold a chunks.b2frame file are sparse frames (not walked into), other files are skipped.
     /// A file given by name is always inspected; - reads one contiguous frame from stdin.
     ///
-    /// With --json, prints one array for all frames: [{"path", "metalayers": [{"name", "len",
-    /// "schema", "fields"} | {"name", "len", "hex", "msgpack"?} | {"name", "len", "hex",
-    /// "error"}]}], or {"path", "error"} for a frame or directory that cannot be read. With
-    /// --jsonl, prints the same objects one per line, each as soon as its frame is read.
-    /// "msgpack" is left out when the bytes are not one complete msgpack value; "path_bytes"
-    /// (the path's bytes in hex) is added only when the path is not UTF-8.
+    /// Only the header and the trailer are read, never the chunks. Each vlmetalayer is
+    /// decompressed (at most 64 MiB each, 256 MiB a path) and decoded with a --schemas layout of
+    /// its name, or as msgpack; python-blosc2's extension types are shown as what they hold, a
+    /// frame stored in a value (ext 42) as a nested report, 4 levels deep.
+    ///
+    /// With --json, prints one array for all frames: [{"path", "header", "metalayers": [...],
+    /// "trailer", "vlmetalayers": [...]}], each metalayer {"name", "len", "schema", "fields"} |
+    /// {"name", "len", "hex", "msgpack"?} | {"name", "len", "hex", "error"}, each vlmetalayer
+    /// the same with "chunk_len" (or {"name", "chunk_len", "error"}); {"path", "metalayers",
+    /// "error"} when the trailer cannot be read, {"path", "error"} for a frame or directory that
+    /// cannot be read. With --jsonl, prints the same objects one per line, each as soon as its
+    /// frame is read. "msgpack" is left out when the bytes are not one complete msgpack value;
+    /// "path_bytes" (the path's bytes in hex) is added only when the path is not UTF-8.
     #[command(after_help = INSPECT_EXAMPLE)]
     Inspect {
         /// Print one JSON array instead of text.

@@ -337,26 +337,34 @@ fn counted(n: usize, what: &str) -> String {
 
 fn write_items(out: &mut String, prefix: &str, items: &[Item], cx: &mut Context<'_>) {
     let name_width = items.iter().map(|m| m.name.chars().count()).max().unwrap_or(0);
-    let len_width = items.iter().map(|m| m.bytes.len().to_string().len()).max().unwrap_or(0);
-    for m in items {
-        let len = m.bytes.len();
-        let unit = if len == 1 { "byte " } else { "bytes" };
-        let stored = match (&m.content, m.chunk_len) {
-            (Content::BadChunk { .. }, Some(chunk_len)) => format!("  {chunk_len} stored"),
-            (_, Some(chunk_len)) => format!(" ({chunk_len} stored)"),
-            (_, None) => String::new(),
-        };
+    let len_width = items
+        .iter()
+        .map(|m| m.bytes.len().to_string().len())
+        .max()
+        .unwrap_or(0);
+    // The size column: `53 bytes`, ` 1 byte`, `7 bytes (39 stored)`, `39 stored` for a chunk
+    // that did not decompress.
+    let sizes: Vec<String> = items
+        .iter()
+        .map(|m| {
+            let len = m.bytes.len();
+            let unit = if len == 1 { "byte" } else { "bytes" };
+            match (&m.content, m.chunk_len) {
+                (Content::BadChunk { .. }, Some(chunk_len)) => format!("{chunk_len} stored"),
+                (_, Some(chunk_len)) => format!("{len:>len_width$} {unit} ({chunk_len} stored)"),
+                (_, None) => format!("{len:>len_width$} {unit}"),
+            }
+        })
+        .collect();
+    let size_width = sizes.iter().map(String::len).max().unwrap_or(0);
+    for (m, size) in items.iter().zip(&sizes) {
         // Writing to a String cannot fail.
-        let _ = if matches!(m.content, Content::BadChunk { .. }) {
-            writeln!(out, "  {prefix}{:<name_width$}{stored}  {}", m.name, m.kind())
-        } else {
-            writeln!(
-                out,
-                "  {prefix}{:<name_width$}  {len:>len_width$} {unit}{stored}  {}",
-                m.name,
-                m.kind()
-            )
-        };
+        let _ = writeln!(
+            out,
+            "  {prefix}{:<name_width$}  {size:<size_width$}  {}",
+            m.name,
+            m.kind()
+        );
         render::write_lines(out, 6 + prefix.len(), &m.lines(cx));
     }
 }
