@@ -162,6 +162,19 @@
 //! column. The schema language is documented in
 //! [`schemas/README.md`](https://github.com/metalayer-rs/metalayer/blob/main/schemas/README.md),
 //! which this crate's package also holds.
+//!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `std` | yes | the standard library (`frame` needs it) |
+//! | `alloc` | with `std` | owned field types (`Vec`, `String`, `Box<str>`), the ready-made types [`b2nd`], [`caterva`] and [`Known`] |
+//! | `frame` | no | `metalayer::frame`: the header, trailer and metalayers of Blosc2 frame files |
+//! | `vlmeta` | no | `metalayer::vlmeta`: decompressing the Blosc2 chunks of variable-length metalayers, in safe Rust |
+//! | `arrayvec` | no | `arrayvec::ArrayVec` and `ArrayString` as fixed-capacity field types |
+//!
+//! `frame` and `vlmeta` are off by default so that a crate that only defines or decodes
+//! metalayers does not compile them.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -208,7 +221,7 @@ pub mod caterva;
 mod known;
 #[cfg(feature = "alloc")]
 pub use known::Known;
-#[cfg(feature = "std")]
+#[cfg(feature = "frame")]
 pub mod frame;
 #[cfg(feature = "vlmeta")]
 pub mod vlmeta;

@@ -337,11 +337,7 @@ fn counted(n: usize, what: &str) -> String {
 
 fn write_items(out: &mut String, prefix: &str, items: &[Item], cx: &mut Context<'_>) {
     let name_width = items.iter().map(|m| m.name.chars().count()).max().unwrap_or(0);
-    let len_width = items
-        .iter()
-        .map(|m| m.bytes.len().to_string().len())
-        .max()
-        .unwrap_or(0);
+    let len_width = items.iter().map(|m| m.bytes.len().to_string().len()).max().unwrap_or(0);
     // The size column: `53 bytes`, ` 1 byte`, `7 bytes (39 stored)`, `39 stored` for a chunk
     // that did not decompress.
     let sizes: Vec<String> = items
