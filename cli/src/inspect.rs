@@ -1,4 +1,5 @@
-//! `metalayer inspect`: every metalayer of frame files, decoded where possible.
+//! `metalayer inspect`: the header, metalayers and vlmetalayers of frame files, decoded where
+//! possible ([`crate::report`]), printed as each frame is read.
 
 use std::path::{Path, PathBuf};
 

@@ -97,7 +97,7 @@ impl Item {
             }
             Err(e) => {
                 let mut error = crate::output::chain(&e);
-                if limit < vlmeta::DEFAULT_LIMIT {
+                if limit < vlmeta::DEFAULT_LIMIT && matches!(e.kind, vlmeta::ChunkErrorKind::Limit { .. }) {
                     let _ = write!(
                         error,
                         " (the vlmetalayers of this path may decompress to {DECOMPRESS_BUDGET} bytes in all)"
@@ -380,6 +380,54 @@ mod tests {
             TEXT_MAX_CHARS + 5
         )));
         assert_eq!(clip(&"x".repeat(TEXT_MAX_CHARS)).len(), TEXT_MAX_CHARS);
+    }
+
+    /// A Blosc2 chunk holding `data` uncompressed (header as python-blosc2 writes it).
+    fn stored_chunk(data: &[u8]) -> Vec<u8> {
+        let n = u32::try_from(data.len()).unwrap_or(u32::MAX);
+        let mut c = vec![0x05, 0x01, 0x07, 0x01];
+        c.extend_from_slice(&n.to_le_bytes());
+        c.extend_from_slice(&n.to_le_bytes());
+        c.extend_from_slice(&(n + 32).to_le_bytes());
+        c.extend_from_slice(&[0, 0, 0, 0, 0, 0x01, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        c.extend_from_slice(data);
+        c
+    }
+
+    #[test]
+    fn vlmetalayers_share_one_budget() {
+        let registry = Registry::load(&[]).unwrap_or_else(|_| unreachable!("the built-ins load"));
+        let mut cx = Context::new(&registry);
+        let layer = |content: Vec<u8>| FrameMetalayer {
+            name: "k".to_owned(),
+            offset: 0,
+            content,
+        };
+        // A str8 of 20 bytes: 22 bytes of msgpack.
+        let mut value = vec![0xd9, 20];
+        value.extend_from_slice(&[b'x'; 20]);
+        cx.budget = 30;
+        let first = Item::vlmetalayer(layer(stored_chunk(&value)), &mut cx);
+        assert!(matches!(first.content, Content::Other { msgpack: Some(_) }));
+        assert_eq!(cx.budget, 8);
+        let second = Item::vlmetalayer(layer(stored_chunk(&value)), &mut cx);
+        let Content::BadChunk { error } = &second.content else {
+            panic!("the second goes over the budget");
+        };
+        assert!(
+            error.ends_with(&format!(
+                "(the vlmetalayers of this path may decompress to {DECOMPRESS_BUDGET} bytes in all)"
+            )),
+            "{error}"
+        );
+        // Another error says nothing of the budget.
+        let mut lying = stored_chunk(b"\x01");
+        lying[12] = 0;
+        let third = Item::vlmetalayer(layer(lying), &mut cx);
+        let Content::BadChunk { error } = &third.content else {
+            panic!("cbytes does not match");
+        };
+        assert!(!error.contains("in all"), "{error}");
     }
 
     #[test]

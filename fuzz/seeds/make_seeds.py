@@ -3,7 +3,9 @@
 
 Metalayer seeds are the metalayer contents of a spread of fixture files (every layout, ndim 0, 1,
 mid and the maximum, short and long dtypes); frame seeds are the files' headers (the first
-`header_len` bytes), and a few small whole frames with vlmetalayers (header, chunks and trailer).
+`header_len` bytes), and a few small whole frames with vlmetalayers (header, chunks and trailer);
+vlmeta seeds are vlmetalayer chunks python-blosc2 wrote, one of each codec, flag byte and stored
+or compressed form (`expected.json`).
 Run from the repository root after `cargo build -p metalayer-cli`.
 """
 import json
@@ -38,6 +40,24 @@ def save_whole_frames():
     d.mkdir(parents=True, exist_ok=True)
     for rel in WHOLE_FRAMES:
         (d / ("whole-" + rel.replace("/", "-"))).write_bytes((FILES / rel).read_bytes())
+
+
+def save_vlmeta_chunks():
+    """One chunk of each (flags, codec format, memcpyed) python-blosc2 wrote, at most 4 KiB, after
+    the target's limit selector byte 0 (64 MiB)."""
+    d = OUT / "vlmeta"
+    d.mkdir(parents=True, exist_ok=True)
+    seen = set()
+    for record in json.loads((ROOT / "tests/fixtures/expected.json").read_text()):
+        for layer in record.get("vlmetalayers") or []:
+            chunk = bytes.fromhex(layer["chunk_hex"])
+            c = layer["chunk"]
+            key = (c["flags"], c["compformat"], c["memcpyed"])
+            if key in seen or len(chunk) > 4096:
+                continue
+            seen.add(key)
+            stem = pathlib.Path(record["path"]).parent.name + "-" + pathlib.Path(record["path"]).stem
+            (d / f"{stem}-{layer['name']}").write_bytes(b"\x00" + chunk)
 
 
 def save(schema, name, stem, content):
@@ -80,6 +100,7 @@ def main():
             d.mkdir(parents=True, exist_ok=True)
             (d / stem).write_bytes(hdr)
     save_whole_frames()
+    save_vlmeta_chunks()
     d = OUT / "schema"
     d.mkdir(parents=True, exist_ok=True)
     for schema in sorted((ROOT / "layout/schemas").glob("*.toml")) + sorted((ROOT / "tests/schemas").glob("*.toml")):
