@@ -1,74 +1,9 @@
 //! Runs the built `metalayer` binary over the real fixtures and over broken inputs.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use common::{expected, fixture, json, run, run_stdin, scratch, stderr, stdout, unhex};
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_metalayer");
-/// The repository's `tests/fixtures`, through a link that `cargo package` replaces by the files.
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(FIXTURES).join(rel)
-}
-
-fn expected() -> Vec<Value> {
-    let text = std::fs::read_to_string(fixture("expected.json")).expect("expected.json");
-    match serde_json::from_str(&text).expect("expected.json parses") {
-        Value::Array(files) => files,
-        other => panic!("expected.json is not an array: {other}"),
-    }
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("the binary runs")
-}
-
-fn run_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin)
-        .expect("stdin written");
-    child.wait_with_output().expect("the binary ends")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", stdout(out)))
-}
-
-/// A scratch directory of this test's own under the target directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("metalayer-cli").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-fn hex_to_bytes(hex: &str) -> Vec<u8> {
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
-        .collect()
-}
 
 const FIELD_NAMES: [&str; 7] = [
     "version",
@@ -402,7 +337,7 @@ fn encode_decode_round_trip() {
     );
 
     // Raw bytes on stdin, layout chosen from the bytes alone.
-    let bytes = hex_to_bytes(hex.trim());
+    let bytes = unhex(hex.trim());
     let out = run_stdin(&["decode", "--json", "-"], &bytes);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let decoded = json(&out);
@@ -512,7 +447,7 @@ fn decode_errors() {
     );
 
     // A caterva layout read as b2nd_v1, and trailing bytes.
-    let caterva = hex_to_bytes("95000191d3000000000000000491d20000000291d200000001");
+    let caterva = unhex("95000191d3000000000000000491d20000000291d200000001");
     let out = run_stdin(&["decode", "--schema", "b2nd_v1", "-"], &caterva);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
@@ -670,6 +605,9 @@ fn usage_errors_exit_2() {
 #[test]
 fn broken_pipe_is_quiet() {
     use std::io::Read;
+    use std::process::{Command, Stdio};
+
+    use common::BIN;
 
     let files = expected();
     let paths: Vec<String> = files
@@ -709,7 +647,7 @@ fn broken_pipe_is_quiet() {
 /// from c-blosc2's README_B2ND_METALAYER.rst, indentation removed).
 #[test]
 fn diagram_prints_the_b2nd_v1_layout() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_metalayer"))
+    let out = std::process::Command::new(common::BIN)
         .args(["diagram", "b2nd_v1"])
         .output()
         .unwrap();
@@ -727,7 +665,7 @@ fn diagram_prints_the_b2nd_v1_layout() {
     assert!(text.contains("12 + 19*ndim + len(dtype)"));
     assert!(text.contains("shape[i]       int64     4 + 9*i"));
 
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_metalayer"))
+    let out = std::process::Command::new(common::BIN)
         .args(["diagram", "no_such_schema"])
         .output()
         .unwrap();

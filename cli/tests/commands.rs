@@ -1,20 +1,8 @@
 //! Completions, the examples of every subcommand's help, and raw bytes on stdout.
 
-use std::process::{Command, Output};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_metalayer");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
-}
+use common::{run, stderr, stdout};
 
 const SUBCOMMANDS: &[&str] = &[
     #[cfg(feature = "inspect")]

@@ -3,12 +3,13 @@
 //! python-blosc2 reads back in its expected.json).
 #![cfg(feature = "inspect")]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::{Path, PathBuf};
+
+use common::run;
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_metalayer");
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/user_schema");
 
 /// python-blosc2's `meta={"sample": {...}}` as `msgpack.packb` writes it: a map of the smallest
@@ -48,10 +49,6 @@ name = "label"
 wire = "str"
 optional = true
 "#;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("the binary runs")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -5,30 +5,14 @@
 //! frames and complex numbers stored in values, by python-blosc2 itself).
 #![cfg(feature = "inspect")]
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use common::{FIXTURES, expected, run, unhex};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
-
-const BIN: &str = env!("CARGO_BIN_EXE_metalayer");
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
-
-fn expected() -> Vec<Value> {
-    let text = std::fs::read_to_string(Path::new(FIXTURES).join("expected.json")).expect("expected.json");
-    match serde_json::from_str(&text).expect("expected.json is JSON") {
-        Value::Array(records) => records,
-        _ => panic!("expected.json holds an array"),
-    }
-}
-
-fn unhex(text: &str) -> Vec<u8> {
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex"))
-        .collect()
-}
 
 fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
@@ -42,12 +26,9 @@ fn reports() -> Vec<(Value, Value)> {
         .iter()
         .map(|r| Path::new(FIXTURES).join(r["path"].as_str().expect("path")))
         .collect();
-    let out = Command::new(BIN)
-        .arg("inspect")
-        .arg("--jsonl")
-        .args(&paths)
-        .output()
-        .expect("run metalayer");
+    let mut args = vec![PathBuf::from("inspect"), PathBuf::from("--jsonl")];
+    args.extend(paths.iter().cloned());
+    let out = run(&args);
     let stdout = String::from_utf8(out.stdout).expect("UTF-8");
     let mut by_path: BTreeMap<String, Value> = stdout
         .lines()

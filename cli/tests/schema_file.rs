@@ -7,7 +7,9 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_metalayer");
+mod common;
+
+use common::{BIN, stderr, stdout, unhex};
 
 /// A map record with floats, a bool, nested arrays, a count, an array of records of a type
 /// from another file, and an optional trailing entry.
@@ -134,14 +136,6 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
     child.wait_with_output().expect("the binary ends")
 }
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
-}
-
 fn fields(out: &Output) -> String {
     let report: Value =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(out)));
@@ -180,7 +174,7 @@ fn decode_prints_every_entry_and_encode_gives_the_bytes_back() {
     // What decode prints encodes to the same bytes, and decodes to the same JSON again.
     let out = run(&["encode", "--schema", &arg(&s.path), "-o", "-", &fields(&out)], b"");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(out.stdout, hex(BYTES));
+    assert_eq!(out.stdout, unhex(BYTES));
     let again = run(&["decode", "--schema", &arg(&s.path), "--json", "-"], &out.stdout);
     assert_eq!(fields(&again), FIELDS);
 
@@ -216,13 +210,6 @@ fn diagram_of_a_schema_file() {
     for entry in ["scale", "ratio", "enabled", "grid", "npoints", "points", "label"] {
         assert!(text.contains(entry), "{entry} missing from\n{text}");
     }
-}
-
-fn hex(text: &str) -> Vec<u8> {
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex"))
-        .collect()
 }
 
 /// Every command that reads a schema reports a bad one as `path:line:column: message`, with

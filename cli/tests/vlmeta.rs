@@ -9,34 +9,11 @@
 //! then `00000000 00010500 00000000 00000000`).
 #![cfg(feature = "inspect")]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::Value;
+use std::path::Path;
 
-const BIN: &str = env!("CARGO_BIN_EXE_metalayer");
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run metalayer")
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("metalayer-vlmeta")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
-}
+use common::{json, read_fixture, run, scratch, stderr};
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
     let path = dir.join(name);
@@ -58,7 +35,7 @@ fn chunk(data: &[u8]) -> Vec<u8> {
 
 /// A frame with meta_user's header and these vlmetalayers, each a chunk as stored.
 fn frame(vlmetalayers: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let original = std::fs::read(Path::new(FIXTURES).join("files/blosc2-4/meta_user.b2nd")).expect("fixture");
+    let original = read_fixture("files/blosc2-4/meta_user.b2nd");
     let mut frame = original[..240].to_vec();
     frame[0x44] = if vlmetalayers.is_empty() { 0xc2 } else { 0xc3 };
     // 94 01: fixarray(4), version 1; 93 cd <size> de <n>: the section, its size, a map16.
@@ -208,7 +185,7 @@ fn a_chunk_that_lies_about_its_size_is_an_error_for_its_vlmetalayer() {
 #[test]
 fn a_trailer_that_cannot_be_read_leaves_the_metalayers() {
     let dir = scratch("trailer");
-    let original = std::fs::read(Path::new(FIXTURES).join("files/blosc2-4/meta_user.b2nd")).expect("fixture");
+    let original = read_fixture("files/blosc2-4/meta_user.b2nd");
     // The header (240 bytes) is whole; frame_len says 315.
     let path = write(&dir, "cut.b2nd", &original[..300]);
     let out = run(&["inspect", "--json", &path]);

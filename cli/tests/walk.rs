@@ -2,34 +2,16 @@
 //! are not UTF-8, and the exit status when some paths fail.
 #![cfg(feature = "inspect")]
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use common::{BIN, expected, fixture, json, jsonl, read_fixture, run, run_stdin, stderr, stdout};
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_metalayer");
-/// The repository's `tests/fixtures` (made by python-blosc2 and caterva; see their README).
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(FIXTURES).join(rel)
-}
-
-fn read_fixture(rel: &str) -> Vec<u8> {
-    std::fs::read(fixture(rel)).expect("fixture")
-}
-
-/// expected.json: what python-blosc2 and caterva report for every fixture.
-fn expected() -> Vec<Value> {
-    let text = std::fs::read_to_string(fixture("expected.json")).expect("expected.json");
-    match serde_json::from_str(&text).expect("expected.json parses") {
-        Value::Array(files) => files,
-        other => panic!("expected.json is not an array: {other}"),
-    }
-}
 
 /// The metalayer names python reported for the fixture at `rel`.
 fn expected_names(rel: &str) -> Vec<String> {
@@ -40,45 +22,6 @@ fn expected_names(rel: &str) -> Vec<String> {
         .expect("metalayers")
         .iter()
         .map(|m| m["name"].as_str().expect("name").to_owned())
-        .collect()
-}
-
-fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(BIN).args(args).output().expect("the binary runs")
-}
-
-fn run_stdin<S: AsRef<std::ffi::OsStr>>(args: &[S], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().expect("stdin");
-    // The command stops reading after the header: a broken pipe here is expected.
-    let _ = input.write_all(stdin);
-    drop(input);
-    child.wait_with_output().expect("the binary ends")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", stdout(out)))
-}
-
-/// Each line of stdout parsed as JSON.
-fn jsonl(out: &Output) -> Vec<Value> {
-    stdout(out)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}")))
         .collect()
 }
 
