@@ -171,6 +171,7 @@
 //! | `alloc` | with `std` | owned field types (`Vec`, `String`, `Box<str>`), the ready-made types [`b2nd`], [`caterva`] and [`Known`] |
 //! | `frame` | no | `metalayer::frame`: the header, trailer and metalayers of Blosc2 frame files |
 //! | `vlmeta` | no | `metalayer::vlmeta`: decompressing the Blosc2 chunks of variable-length metalayers, in safe Rust |
+//! | `value` | no | `metalayer::value`: any layout's values (read at run time) and plain msgpack as JSON or text, streamed through serde, and JSON encoded to a layout's bytes; `metalayer::report`: whole frames, nested ones included, reported as they are read (with `frame` and `vlmeta`, serde and serde_json with `preserve_order` and `float_roundtrip`) |
 //! | `arrayvec` | no | `arrayvec::ArrayVec` and `ArrayString` as fixed-capacity field types |
 //!
 //! `frame` and `vlmeta` are off by default so that a crate that only defines or decodes
@@ -223,5 +224,9 @@ mod known;
 pub use known::Known;
 #[cfg(feature = "frame")]
 pub mod frame;
+#[cfg(feature = "value")]
+pub mod report;
+#[cfg(feature = "value")]
+pub mod value;
 #[cfg(feature = "vlmeta")]
 pub mod vlmeta;

@@ -58,6 +58,7 @@
 //! or of one repeated byte as a 4-byte run, so a few bytes legitimately stand for a whole
 //! block. The decoder never panics and the module holds no `unsafe` code.
 
+use alloc::borrow::Cow;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
@@ -325,6 +326,36 @@ impl ChunkHeader {
         }
     }
 
+    /// What decompressing the chunk costs, in bytes worked through: `nbytes` for the codec or
+    /// the copy, `nbytes` again for each shuffle or delta filter, and `8 * nbytes` for each
+    /// bitshuffle, which is undone bit by bit. Callers that decompress chunks from untrusted
+    /// input bound the sum of this over all they decompress, as they bound the bytes.
+    ///
+    /// ```
+    /// use metalayer::vlmeta::ChunkHeader;
+    ///
+    /// // 16 bytes, shuffled then bitshuffled (filter slots 4 and 5).
+    /// let mut chunk = vec![5, 1, 0x05, 1, 16, 0, 0, 0, 16, 0, 0, 0, 48, 0, 0, 0];
+    /// chunk.extend_from_slice(&[0, 0, 0, 0, 1, 2, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    /// assert_eq!(ChunkHeader::parse(&chunk)?.work(), 16 * (1 + 1 + 8));
+    /// # Ok::<(), metalayer::vlmeta::ChunkError>(())
+    /// ```
+    pub fn work(&self) -> usize {
+        let passes = match self.special() {
+            Ok(Special::None) if !self.memcpyed() => self
+                .filters
+                .iter()
+                .map(|&f| match f {
+                    SHUFFLE | DELTA => 1,
+                    BITSHUFFLE => 8,
+                    _ => 0,
+                })
+                .sum::<usize>(),
+            _ => 0,
+        };
+        self.nbytes.saturating_mul(1 + passes)
+    }
+
     /// The special value of the whole chunk; `Err` holds an id above c-blosc2's last (4).
     pub fn special(&self) -> Result<Special, u8> {
         if !self.extended {
@@ -557,6 +588,25 @@ fn size_field(head: &[u8; MIN_HEADER_LEN], at: usize, field: &'static str) -> Re
 /// # Ok::<(), metalayer::vlmeta::ChunkError>(())
 /// ```
 pub fn decompress(chunk: &[u8], limit: usize) -> Result<Vec<u8>, ChunkError> {
+    decompress_borrowed(chunk, limit).map(Cow::into_owned)
+}
+
+/// [`decompress`], without copying a memcpyed chunk: its bytes are borrowed from `chunk`. The
+/// checks are the same.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use metalayer::vlmeta::decompress_borrowed;
+///
+/// // A memcpyed chunk (flags bit 1) of the three bytes "abc".
+/// let mut chunk = vec![5, 1, 0x03, 1, 3, 0, 0, 0, 3, 0, 0, 0, 35, 0, 0, 0];
+/// chunk.extend_from_slice(&[0; 16]);
+/// chunk.extend_from_slice(b"abc");
+/// let bytes = decompress_borrowed(&chunk, 3)?;
+/// assert!(matches!(bytes, Cow::Borrowed(b"abc")));
+/// # Ok::<(), metalayer::vlmeta::ChunkError>(())
+/// ```
+pub fn decompress_borrowed(chunk: &[u8], limit: usize) -> Result<Cow<'_, [u8]>, ChunkError> {
     let header = ChunkHeader::parse(chunk)?;
     if header.cbytes != chunk.len() {
         return Err(ChunkError {
@@ -584,7 +634,7 @@ pub fn decompress(chunk: &[u8], limit: usize) -> Result<Vec<u8>, ChunkError> {
         .special()
         .map_err(|id| bad(31, "blosc2 flags", (id << 4).into(), "a special value id up to 4"))?;
     if special != Special::None {
-        return decompress_special(chunk, &header, special);
+        return decompress_special(chunk, &header, special).map(Cow::Owned);
     }
     if header.memcpyed() {
         let expected = header_len + header.nbytes;
@@ -597,12 +647,12 @@ pub fn decompress(chunk: &[u8], limit: usize) -> Result<Vec<u8>, ChunkError> {
                 },
             });
         }
-        return Ok(chunk[header_len..].to_vec());
+        return Ok(Cow::Borrowed(&chunk[header_len..]));
     }
     if header.nbytes == 0 {
-        return Ok(Vec::new());
+        return Ok(Cow::Owned(Vec::new()));
     }
-    Decoder::new(chunk, &header)?.run()
+    Decoder::new(chunk, &header)?.run().map(Cow::Owned)
 }
 
 /// Refuses the Blosc2 flags this decoder does not implement.

@@ -4,13 +4,13 @@ use std::fmt::Write as _;
 use std::io::Read;
 use std::path::Path;
 
+use metalayer::value::Typed;
 use metalayer_layout::Layout;
-use serde_json::{Map, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::output::{Out, Stop};
 use crate::render;
 use crate::schema::{self, SchemaArg};
-use crate::value;
 
 /// The most bytes read from the input: a metalayer lives in a frame header, which the frame
 /// reader caps at 64 MiB (`metalayer::frame::MAX_HEADER_LEN`).
@@ -42,8 +42,8 @@ pub fn shown(input: &Path) -> String {
 }
 
 /// Decodes all of `bytes` with `layout`, or with the built-in layout whose fixed prefix fits
-/// them; returns the layout's schema name and the value.
-pub fn decode(bytes: &[u8], layout: Option<&Layout>) -> Result<(String, Value), String> {
+/// them.
+pub fn decode<'b>(bytes: &'b [u8], layout: Option<&'b Layout>) -> Result<Typed<'b>, String> {
     let layout = match layout {
         Some(layout) => layout,
         // Dispatch on the bytes alone, whatever name the layout is stored under: among the
@@ -71,8 +71,7 @@ pub fn decode(bytes: &[u8], layout: Option<&Layout>) -> Result<(String, Value), 
             }
         }
     };
-    let value = value::decode_all(layout, bytes).map_err(|e| e.to_string())?;
-    Ok((layout.schema.clone(), value))
+    Typed::new(layout, bytes).map_err(|e| e.to_string())
 }
 
 /// Says, for each built-in layout, the first byte of its fixed prefix that the input breaks,
@@ -119,22 +118,29 @@ fn no_layout_fits(bytes: &[u8]) -> String {
 
 /// The JSON report of a decoded value: `{"schema", "fields": {...}}` for a record, whose
 /// entries are the fields, `{"schema", "value": ...}` for any other value.
-pub fn report(schema: &str, value: Value) -> Value {
-    let mut report = Map::new();
-    report.insert("schema".to_owned(), Value::String(schema.to_owned()));
-    match value {
-        Value::Object(fields) => report.insert("fields".to_owned(), Value::Object(fields)),
-        other => report.insert("value".to_owned(), other),
-    };
-    Value::Object(report)
+pub struct Report<'b>(pub Typed<'b>);
+
+impl Serialize for Report<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("schema", &self.0.layout().schema)?;
+        let key = if self.0.is_record() { "fields" } else { "value" };
+        map.serialize_entry(key, &self.0)?;
+        map.end()
+    }
 }
 
 /// The text lines of a decoded value: one per entry of a record, else one `value` line.
-pub fn lines(value: &Value) -> Vec<(String, String)> {
-    match value {
-        Value::Object(fields) => render::field_lines(fields),
-        other => vec![("value".to_owned(), render::json_text(other))],
+pub fn lines(value: &Typed<'_>) -> Vec<(String, String)> {
+    let mut lines = Vec::new();
+    let record = value.fields(|name, field| {
+        lines.push((name.to_owned(), render::text(field)));
+        Ok::<(), serde_json::Error>(())
+    });
+    if !record.unwrap_or(false) {
+        lines.push(("value".to_owned(), render::text(value)));
     }
+    lines
 }
 
 /// Runs `decode` on one input.
@@ -168,19 +174,19 @@ pub fn run(out: &mut Out, input: &Path, schema: Option<&SchemaArg>, hex: bool, j
     } else {
         bytes
     };
-    let (schema, value) = match decode(&bytes, layout.as_ref()) {
-        Ok(decoded) => decoded,
+    let value = match decode(&bytes, layout.as_ref()) {
+        Ok(value) => value,
         Err(e) => {
             out.error(format_args!("{shown}: {e}"));
             return Ok(());
         }
     };
     let text = if json {
-        render::pretty_json(&report(&schema, value))
+        render::pretty_json(&Report(value))
     } else {
         let len = bytes.len();
         let unit = if len == 1 { "byte" } else { "bytes" };
-        let mut text = format!("{schema}  {len} {unit}\n");
+        let mut text = format!("{}  {len} {unit}\n", value.layout().schema);
         render::write_lines(&mut text, 2, &lines(&value));
         text
     };
@@ -196,10 +202,10 @@ mod tests {
         let caterva = [
             0x95, 0x00, 0x01, 0x91, 0xd3, 0, 0, 0, 0, 0, 0, 0, 4, 0x91, 0xd2, 0, 0, 0, 2, 0x91, 0xd2, 0, 0, 0, 1,
         ];
-        let (schema, fields) = decode(&caterva, None).unwrap_or_default();
-        assert_eq!(schema, "caterva_v0");
+        let value = decode(&caterva, None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(value.layout().schema, "caterva_v0");
         assert_eq!(
-            fields.to_string(),
+            serde_json::to_string(&value).unwrap_or_default(),
             r#"{"version":0,"ndim":1,"shape":[4],"chunkshape":[2],"blockshape":[1]}"#
         );
     }

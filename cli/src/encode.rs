@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::output::{Out, Stop};
 use crate::render;
 use crate::schema::SchemaArg;
-use crate::value;
+use metalayer::value;
 
 /// Encodes JSON text with `layout`: a record's entries as an object, constants and counts
 /// optional (given, they must equal what the encoder derives).

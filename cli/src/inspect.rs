@@ -1,14 +1,17 @@
 //! `metalayer inspect`: the header, metalayers and vlmetalayers of frame files, decoded where
 //! possible ([`crate::report`]), printed as each frame is read.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use metalayer::frame::FrameError;
+use metalayer::report::{Context, FrameReport};
+use metalayer::value::{shown_name, write_json, write_pretty};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use crate::output::{Out, Stop, chain};
 use crate::render;
-use crate::report::{Context, FrameReport};
 use crate::schema::Registry;
 use crate::walk::{self, Found, Source};
 
@@ -23,9 +26,10 @@ pub enum Format {
     Jsonl,
 }
 
-/// Inspects each frame that `paths` name, directories walked (see [`walk`]), printing each
-/// report as soon as its frame is read; failures are reported on stderr and the others still
-/// printed. Nothing is collected: memory does not grow with the number of frames.
+/// Inspects each frame that `paths` name, directories walked (see [`walk`]), writing each
+/// report as its frame is read; failures are reported on stderr and the others still printed.
+/// Nothing is collected: memory does not grow with the number of frames, nor with the size of
+/// the values they hold.
 pub fn run(out: &mut Out, registry: &Registry, paths: &[PathBuf], format: Format, follow: bool) -> Result<(), Stop> {
     let mut printer = Printer { format, count: 0 };
     for found in walk::frames(paths, follow) {
@@ -33,7 +37,7 @@ pub fn run(out: &mut Out, registry: &Registry, paths: &[PathBuf], format: Format
             Found::Frame(source) => inspect_one(out, registry, &mut printer, &source)?,
             Found::Error { path, message } => {
                 out.error(&message);
-                printer.json(out, || error_report(&path, message))?;
+                printer.element(out, &error_report(&path, message))?;
             }
         }
     }
@@ -50,30 +54,51 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
             if matches!(e, FrameError::Io { .. } | FrameError::NotSparseFrame { .. }) {
                 out.error(&text);
             } else {
-                out.error(format_args!("{shown}: {text}"));
+                out.error(format_args!("{}: {text}", shown_name(&shown)));
             }
-            return printer.json(out, || error_report(source.path(), text));
+            return printer.element(out, &error_report(source.path(), text));
         }
     };
-    let mut cx = Context::new(registry);
-    let report = FrameReport::new(reading, &mut cx);
-    for error in report.errors() {
-        out.error(format_args!("{shown}: {error}"));
-    }
-    if printer.format == Format::Text {
-        let mut text = String::new();
-        if printer.count > 0 {
-            text.push('\n');
+    let cx = Context::new(registry);
+    let report = FrameReport::new(&cx, reading);
+    let result = match printer.format {
+        Format::Text => {
+            if printer.count > 0 {
+                out.print("\n")?;
+            }
+            printer.count += 1;
+            report
+                .write_text(out.writer(), &shown, source.is_sparse())
+                .map_err(Stop::from)
         }
-        printer.count += 1;
-        report.write_text(&mut text, &shown, source.is_sparse(), &mut cx);
-        out.print(&text)
-    } else {
-        printer.json(out, || {
-            let mut json = path_fields(source.path());
-            json.extend(report.json(&mut cx));
-            Value::Object(json)
-        })
+        Format::Json | Format::Jsonl => printer.element(
+            out,
+            &PathReport {
+                path: source.path(),
+                report: &report,
+            },
+        ),
+    };
+    for error in cx.take_errors() {
+        out.error(format_args!("{}: {error}", shown_name(&shown)));
+    }
+    result
+}
+
+/// A frame's report with its path first.
+struct PathReport<'p, 'r> {
+    path: &'p Path,
+    report: &'r FrameReport<'r>,
+}
+
+impl Serialize for PathReport<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        for (key, value) in path_fields(self.path) {
+            map.serialize_entry(&key, &value)?;
+        }
+        self.report.serialize_entries(&mut map)?;
+        map.end()
     }
 }
 
@@ -85,22 +110,23 @@ struct Printer {
 }
 
 impl Printer {
-    /// Prints one JSON report (made only for the JSON formats): an element of the array for
-    /// `--json`, which comes out as `render::pretty_json` prints the whole array; a line for
-    /// `--jsonl`, flushed at once.
-    fn json(&mut self, out: &mut Out, report: impl FnOnce() -> Value) -> Result<(), Stop> {
+    /// Prints one JSON report (for the JSON formats only): an element of the `--json` array,
+    /// pretty; a line for `--jsonl`, flushed at once.
+    fn element<T: Serialize>(&mut self, out: &mut Out, report: &T) -> Result<(), Stop> {
         match self.format {
             Format::Text => Ok(()),
             Format::Json => {
-                let text = array_element(self.count, &report());
+                let w = out.writer();
+                w.write_all(if self.count == 0 { b"[\n  " } else { b",\n  " })?;
+                write_pretty(&mut *w, report, 1)?;
                 self.count += 1;
-                out.print(&text)
+                Ok(())
             }
             Format::Jsonl => {
-                let mut line = report().to_string();
-                line.push('\n');
+                let w = out.writer();
+                write_json(&mut *w, report)?;
+                w.write_all(b"\n")?;
                 self.count += 1;
-                out.print(&line)?;
                 out.flush()
             }
         }
@@ -113,16 +139,6 @@ impl Printer {
             Format::Text | Format::Jsonl => Ok(()),
         }
     }
-}
-
-/// The text that puts `element` at `index` in a pretty JSON array: the opening bracket or the
-/// comma before it, and its pretty form indented by one level.
-fn array_element(index: usize, element: &Value) -> String {
-    let pretty = render::pretty_json(element);
-    let mut text = String::from(if index == 0 { "[\n  " } else { ",\n  " });
-    // JSON text holds no raw newline inside strings, so each line is one level of nesting.
-    text.push_str(&pretty.trim_end().replace('\n', "\n  "));
-    text
 }
 
 /// The text that closes a pretty JSON array of `count` elements (`[]` when empty).
@@ -164,13 +180,14 @@ mod tests {
         .map(|text| serde_json::from_str(text).unwrap_or_default())
         .collect();
         for n in 0..=elements.len() {
-            let mut streamed = String::new();
+            let mut streamed = Vec::new();
             for (i, element) in elements[..n].iter().enumerate() {
-                streamed.push_str(&array_element(i, element));
+                streamed.extend_from_slice(if i == 0 { b"[\n  " } else { b",\n  " });
+                let _ = write_pretty(&mut streamed, element, 1);
             }
-            streamed.push_str(array_end(n));
+            streamed.extend_from_slice(array_end(n).as_bytes());
             let whole = render::pretty_json(&Value::Array(elements[..n].to_vec()));
-            assert_eq!(streamed, whole, "{n} elements");
+            assert_eq!(String::from_utf8_lossy(&streamed), whole, "{n} elements");
         }
         assert_eq!(array_end(0), "[]\n");
     }

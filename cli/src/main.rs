@@ -1,7 +1,7 @@
 //! `metalayer`: inspect, decode and encode the msgpack metalayers of Blosc2 files.
 //!
 //! - `metalayer inspect [--json|--jsonl] [-L] PATH...`: the header's fields, every metalayer and
-//!   every vlmetalayer of contiguous frame files and sparse-frame directories (`report`), in
+//!   every vlmetalayer of contiguous frame files and sparse-frame directories (`metalayer::report`), in
 //!   stored order, directories walked (`walk`), `-` for stdin; metalayers decoded entry by entry
 //!   with the layout of their name that fits their bytes, others as hex and, when they are
 //!   msgpack, decoded; vlmetalayers decompressed first.
@@ -13,29 +13,20 @@
 //!   powershell.
 //!
 //! SCHEMA is a built-in name or the path of a schema file; values of any schema are decoded and
-//! encoded by walking its layout model (`value`), with the JSON conventions of the README.
+//! encoded by walking its layout model (`metalayer::value`), with the JSON conventions of the README.
 //!
 //! Exit status: 0 when everything decoded, 1 when anything failed (each failure is reported on
 //! stderr, naming the path, the byte offset and the entry; other paths are still reported), 2 for
 //! usage errors (those clap finds, and `misuse`: `-` given twice to `inspect`, raw bytes bound for
 //! a terminal).
 
-#[cfg(feature = "inspect")]
-mod blosc;
 mod decode;
 mod encode;
 #[cfg(feature = "inspect")]
 mod inspect;
-#[cfg(feature = "inspect")]
-mod msgpack;
 mod output;
-#[cfg(feature = "inspect")]
-mod python;
 mod render;
-#[cfg(feature = "inspect")]
-mod report;
 mod schema;
-mod value;
 #[cfg(feature = "inspect")]
 mod walk;
 
@@ -296,7 +287,7 @@ fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
             schemas,
             paths,
         } => {
-            let registry = match schema::Registry::load(&schemas) {
+            let registry = match schema::load_registry(&schemas) {
                 Ok(registry) => registry,
                 Err(e) => {
                     e.report(out);

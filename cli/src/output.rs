@@ -56,17 +56,23 @@ pub fn refuses_binary(output: Option<&Path>, force: bool, stdout_is_terminal: bo
 
 /// stdout, stderr and the failure flag of one run.
 pub struct Out {
-    stdout: io::StdoutLock<'static>,
+    stdout: io::BufWriter<io::StdoutLock<'static>>,
     failed: bool,
 }
 
 impl Out {
-    /// Locks stdout for the run.
+    /// Locks stdout for the run, buffered: [`flush`](Self::flush) before the run ends.
     pub fn new() -> Self {
         Out {
-            stdout: io::stdout().lock(),
+            stdout: io::BufWriter::with_capacity(64 << 10, io::stdout().lock()),
             failed: false,
         }
+    }
+
+    /// stdout, for writing as a report is read.
+    #[cfg(feature = "inspect")]
+    pub fn writer(&mut self) -> &mut impl Write {
+        &mut self.stdout
     }
 
     /// Writes text to stdout.

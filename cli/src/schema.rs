@@ -3,129 +3,17 @@
 //! name and bytes.
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
-use metalayer_layout::{BUILTINS, Layout, PYTHON_BLOSC2, Source};
-use metalayer_runtime::Candidate;
+use metalayer_layout::{BUILTINS, Layout, Source};
+
+pub use metalayer::report::{builtin, candidates};
 
 use crate::output::Out;
 
-/// Layouts stored under another metalayer name than their own, with the reason: dispatch by
-/// name tries them there too.
-const ALSO_STORED_UNDER: &[(&str, &str)] = &[
-    // c-blosc2 briefly (January 2023) wrote the caterva layout under the name `b2nd`; c-blosc2
-    // itself reads it back as a b2nd metalayer without a dtype.
-    ("caterva_v0", "b2nd"),
-];
-
-/// The built-in layouts, checked once, and the candidates dispatch picks among.
-struct Builtins {
-    layouts: Vec<Layout>,
-    candidates: Vec<Candidate>,
-}
-
-/// A layout's dispatch candidate under the metalayer name `metalayer`.
-fn candidate(layout: &Layout, metalayer: &str) -> Candidate {
-    Candidate {
-        schema: crate::value::intern::text(&layout.schema),
-        metalayer: crate::value::intern::text(metalayer),
-        // Once per layout, for the life of the process.
-        prefix: Box::leak(layout.fixed_prefix().into_boxed_slice()),
-    }
-}
-
-fn builtins() -> &'static Builtins {
-    static BUILTINS_TABLE: OnceLock<Builtins> = OnceLock::new();
-    BUILTINS_TABLE.get_or_init(|| {
-        // Newest first: messages list the layouts a reader most likely meant first.
-        let layouts: Vec<Layout> = BUILTINS
-            .iter()
-            .rev()
-            .filter_map(|b| metalayer_layout::builtin_layout(b.name))
-            .collect();
-        let mut candidates: Vec<Candidate> = layouts.iter().map(|l| candidate(l, &l.metalayer)).collect();
-        for (schema, name) in ALSO_STORED_UNDER {
-            if let Some(layout) = layouts.iter().find(|l| l.schema == *schema) {
-                candidates.push(candidate(layout, name));
-            }
-        }
-        Builtins { layouts, candidates }
-    })
-}
-
-/// The checked built-in layout named `schema`: c-blosc2's metalayers, python-blosc2's, and the
-/// frame's header and trailer.
-pub fn builtin(schema: &str) -> Option<&'static Layout> {
-    if let Some(layout) = builtins().layouts.iter().find(|l| l.schema == schema) {
-        return Some(layout);
-    }
-    python_blosc2()
-        .iter()
-        .chain(frame())
-        .copied()
-        .find(|l| l.schema == schema)
-}
-
-/// python-blosc2's own layouts, checked once.
-fn python_blosc2() -> &'static [&'static Layout] {
-    static TABLE: OnceLock<Vec<&'static Layout>> = OnceLock::new();
-    TABLE.get_or_init(|| checked(PYTHON_BLOSC2))
-}
-
-/// The layouts of the frame header and trailer, checked once.
-fn frame() -> &'static [&'static Layout] {
-    static TABLE: OnceLock<Vec<&'static Layout>> = OnceLock::new();
-    TABLE.get_or_init(|| checked(metalayer_layout::FRAME))
-}
-
-/// The checked layouts of `list`, kept for the life of the process.
-fn checked(list: &[metalayer_layout::Builtin]) -> Vec<&'static Layout> {
-    list.iter()
-        .filter_map(|b| metalayer_layout::builtin_layout(b.name))
-        .map(|l| &*Box::leak(Box::new(l)))
-        .collect()
-}
-
-/// The built-in layouts that dispatch picks among, newest first, each under its metalayer
-/// name, then the layouts also stored under another name.
-pub fn candidates() -> &'static [Candidate] {
-    &builtins().candidates
-}
-
-/// The layouts `inspect` decodes metalayers with, by metalayer name: the built-ins (c-blosc2's
-/// and python-blosc2's) and the schemas of `--schemas` directories. The layouts stored under one
-/// name all part ([`Layout::parting`]), so at most one of them reads a metalayer's bytes.
-///
-/// Variable-length metalayers are decoded with the schemas of `--schemas` directories only: a
-/// vlmetalayer's name is a user's key (`array.vlmeta["k"]`), which may be the name of a built-in
-/// layout without holding what that layout describes.
+/// The layouts `inspect` decodes metalayers with: the built-ins and the schemas of `--schemas`
+/// directories ([`metalayer::report::Registry`]).
 #[cfg(feature = "inspect")]
-pub struct Registry {
-    /// Each metalayer name with its layouts, in the order they are tried.
-    groups: Vec<Group>,
-    /// The same for vlmetalayers: the layouts of `--schemas` files only.
-    vl_groups: Vec<Group>,
-}
-
-/// The layouts stored under one metalayer name.
-#[cfg(feature = "inspect")]
-struct Group {
-    name: String,
-    layouts: Vec<&'static Layout>,
-    /// The same layouts as dispatch candidates, for the message when none reads the bytes.
-    candidates: &'static [Candidate],
-}
-
-/// What a registry makes of one metalayer.
-#[cfg(feature = "inspect")]
-pub enum Selected {
-    /// The layout that reads the bytes, and their value.
-    Decoded(&'static Layout, serde_json::Value),
-    /// The name has layouts, but none reads the bytes: the error of the one that reads furthest.
-    Failed(String),
-    /// No layout is stored under the name.
-    Unknown,
-}
+pub use metalayer::report::Registry;
 
 /// A `--schemas` directory that did not load.
 #[derive(Debug)]
@@ -149,125 +37,19 @@ impl RegistryError {
     }
 }
 
+/// The built-in layouts with the schemas of `dirs` (every `*.toml` file directly in each, in
+/// name order; a file whose schema has the name of a built-in replaces it).
 #[cfg(feature = "inspect")]
-impl Registry {
-    /// The built-in layouts with the schemas of `dirs` (every `*.toml` file directly in each,
-    /// in name order; a file whose schema has the name of a built-in replaces it).
-    pub fn load(dirs: &[PathBuf]) -> Result<Registry, RegistryError> {
-        let mut layouts: Vec<(&'static Layout, Option<String>)> = builtins()
-            .layouts
-            .iter()
-            .chain(python_blosc2().iter().copied())
-            .map(|l| (l, None))
-            .collect();
-        for dir in dirs {
-            for path in schema_files(dir).map_err(RegistryError::Load)? {
-                let layout: &'static Layout = Box::leak(Box::new(load_file(&path).map_err(RegistryError::Load)?));
-                let shown = path.display().to_string();
-                match layouts.iter_mut().find(|(l, _)| l.schema == layout.schema) {
-                    // A file of the same schema name replaces the built-in (or an earlier file).
-                    Some(slot) => *slot = (layout, Some(shown)),
-                    None => layouts.push((layout, Some(shown))),
-                }
-            }
-        }
-        let vl_layouts: Vec<_> = layouts.iter().filter(|(_, path)| path.is_some()).cloned().collect();
-        Ok(Registry {
-            groups: groups(&layouts)?,
-            vl_groups: groups(&vl_layouts)?,
-        })
-    }
-
-    /// Decodes a metalayer stored under `name` with the layout of that name that reads `bytes`.
-    pub fn select(&self, name: &str, bytes: &[u8]) -> Selected {
-        select_in(&self.groups, name, bytes)
-    }
-
-    /// Decodes a vlmetalayer stored under `name` (its bytes decompressed) with the layout of
-    /// that name from a `--schemas` file that reads `bytes`.
-    pub fn select_vlmeta(&self, name: &str, bytes: &[u8]) -> Selected {
-        select_in(&self.vl_groups, name, bytes)
-    }
-}
-
-/// Groups layouts (each with the schema file it came from, if any) by the metalayer names they
-/// are stored under, checking that the layouts of each name part.
-#[cfg(feature = "inspect")]
-fn groups(layouts: &[(&'static Layout, Option<String>)]) -> Result<Vec<Group>, RegistryError> {
-    let mut groups: Vec<Group> = Vec::new();
-    let mut paths: Vec<Vec<Option<String>>> = Vec::new();
-    let mut add =
-        |layout: &'static Layout, name: &str, path: Option<String>| match groups.iter().position(|g| g.name == name) {
-            Some(i) => {
-                groups[i].layouts.push(layout);
-                paths[i].push(path);
-            }
-            None => {
-                groups.push(Group {
-                    name: name.to_owned(),
-                    layouts: vec![layout],
-                    candidates: &[],
-                });
-                paths.push(vec![path]);
-            }
-        };
-    for (layout, path) in layouts {
-        add(layout, &layout.metalayer, path.clone());
-    }
-    for (schema, name) in ALSO_STORED_UNDER {
-        if let Some((layout, path)) = layouts.iter().find(|(l, _)| l.schema == *schema) {
-            add(layout, name, path.clone());
+pub fn load_registry(dirs: &[PathBuf]) -> Result<Registry, RegistryError> {
+    let mut user = Vec::new();
+    for dir in dirs {
+        for path in schema_files(dir).map_err(RegistryError::Load)? {
+            // Once per schema file, for the life of the process.
+            let layout: &'static Layout = Box::leak(Box::new(load_file(&path).map_err(RegistryError::Load)?));
+            user.push((layout, path.display().to_string()));
         }
     }
-    for (group, paths) in groups.iter_mut().zip(&paths) {
-        for (i, a) in group.layouts.iter().enumerate() {
-            for (j, b) in group.layouts.iter().enumerate().skip(i + 1) {
-                if let Err(overlap) = a.parting(b) {
-                    let file = paths[i].as_ref().or(paths[j].as_ref());
-                    let text = match file {
-                        Some(file) => format!("{file}: {overlap}"),
-                        None => overlap.to_string(),
-                    };
-                    return Err(RegistryError::Overlap(text));
-                }
-            }
-        }
-        let candidates: Vec<Candidate> = group.layouts.iter().map(|l| candidate(l, &group.name)).collect();
-        group.candidates = Box::leak(candidates.into_boxed_slice());
-    }
-    Ok(groups)
-}
-
-/// Decodes bytes stored under `name` with the layout of that name in `groups` that reads them.
-#[cfg(feature = "inspect")]
-fn select_in(groups: &[Group], name: &str, bytes: &[u8]) -> Selected {
-    let Some(group) = groups.iter().find(|g| g.name == name) else {
-        return Selected::Unknown;
-    };
-    // The error of the layout whose prefix fits and that reads furthest.
-    let mut failure: Option<(usize, String)> = None;
-    for (layout, candidate) in group.layouts.iter().zip(group.candidates) {
-        if !candidate.accepts(bytes) {
-            continue;
-        }
-        match crate::value::decode_all(layout, bytes) {
-            Ok(value) => return Selected::Decoded(layout, value),
-            Err(e) => {
-                let offset = e.offset();
-                if failure.as_ref().is_none_or(|(at, _)| offset > *at) {
-                    failure = Some((offset, crate::output::chain(&e)));
-                }
-            }
-        }
-    }
-    match failure {
-        Some((_, error)) => Selected::Failed(error),
-        // No prefix fits: the dispatch error names what each layout expects where.
-        None => match metalayer_runtime::select(group.candidates, name, bytes) {
-            Err(e) => Selected::Failed(crate::output::chain(&e)),
-            Ok(_) => unreachable!("no candidate's prefix fits"),
-        },
-    }
+    Registry::new(user).map_err(RegistryError::Overlap)
 }
 
 /// The `*.toml` files directly in `dir`, in name order.
@@ -401,13 +183,13 @@ mod tests {
         assert_eq!(names, ["b2nd_v1", "b2nd_v0", "caterva_v0", "caterva_v0"]);
         let stored: Vec<&str> = candidates().iter().map(|c| c.metalayer).collect();
         assert_eq!(stored, ["b2nd", "b2nd", "caterva", "b2nd"]);
-        assert_eq!(builtins().layouts.len(), BUILTINS.len());
+        assert!(BUILTINS.iter().all(|b| builtin(b.name).is_some()));
     }
 
     #[cfg(feature = "inspect")]
     #[test]
     fn dispatch_by_name_and_bytes() {
-        let registry = Registry::load(&[]).unwrap_or_else(|_| panic!("the built-ins part"));
+        let registry = Registry::builtin();
         let b2nd = |ndim: u8, marker: u8| {
             // An n-dimensional array of zeros: version 0, ndim, three arrays of n zeros
             // (int64, int32, int32).
@@ -446,9 +228,10 @@ mod tests {
     }
 
     #[cfg(feature = "inspect")]
-    fn schema_of(selected: Selected) -> String {
+    fn schema_of(selected: metalayer::report::Selected) -> String {
+        use metalayer::report::Selected;
         match selected {
-            Selected::Decoded(layout, _) => layout.schema.clone(),
+            Selected::Decoded(value) => value.layout().schema.clone(),
             Selected::Failed(e) => format!("failed: {e}"),
             Selected::Unknown => "unknown".to_owned(),
         }
@@ -457,7 +240,7 @@ mod tests {
     #[cfg(feature = "inspect")]
     #[test]
     fn the_registry_tries_every_layout_of_a_name() {
-        let registry = Registry::load(&[]).unwrap_or_else(|_| panic!("the built-ins part"));
+        let registry = Registry::builtin();
         // python-blosc2's batcharray: {"version": 1, "serializer": "msgpack",
         // "items_per_block": nil | 1, "arrow_schema": nil}, as msgpack.packb writes it.
         let head: &[u8] = b"\x84\xa7version\x01\xaaserializer\xa7msgpack\xafitems_per_block";
@@ -489,7 +272,7 @@ mod tests {
             ("units_v0.toml", &format!("{HEAD}[value]\nwire = \"str\"\n")),
             ("notes.txt", "not a schema"),
         ]);
-        let registry = Registry::load(&[dir.path().to_owned()]).unwrap_or_else(|_| panic!("loads"));
+        let registry = load_registry(&[dir.path().to_owned()]).unwrap_or_else(|_| panic!("loads"));
         assert_eq!(schema_of(registry.select("units", b"\xa1m")), "units_v0");
     }
 
@@ -500,7 +283,7 @@ mod tests {
             ("a_v0.toml", &format!("{HEAD}[value]\nwire = \"str\"\n")),
             ("b_v0.toml", &format!("{HEAD}[value]\nwire = \"str\"\n")),
         ]);
-        let Err(RegistryError::Overlap(text)) = Registry::load(&[dir.path().to_owned()]) else {
+        let Err(RegistryError::Overlap(text)) = load_registry(&[dir.path().to_owned()]) else {
             panic!("two str layouts under one name overlap");
         };
         let path = dir.path().join("a_v0.toml");
@@ -514,20 +297,20 @@ mod tests {
         // Against a built-in: a copy of b2nd_v1 under another name.
         let copy = metalayer_layout::builtin("b2nd_v1").map(|b| b.text).unwrap_or_default();
         let dir = dir_with(&[("my_b2nd.toml", copy)]);
-        let Err(RegistryError::Overlap(text)) = Registry::load(&[dir.path().to_owned()]) else {
+        let Err(RegistryError::Overlap(text)) = load_registry(&[dir.path().to_owned()]) else {
             panic!("a copy of b2nd_v1 overlaps it");
         };
         assert!(text.contains("`b2nd_v1` and `my_b2nd` cannot be told apart"), "{text}");
         // Under the built-in's own name, it replaces the built-in.
         let dir = dir_with(&[("b2nd_v1.toml", copy)]);
-        assert!(Registry::load(&[dir.path().to_owned()]).is_ok());
+        assert!(load_registry(&[dir.path().to_owned()]).is_ok());
     }
 
     #[cfg(feature = "inspect")]
     #[test]
     fn a_schema_that_does_not_check_is_an_error_at_its_place() {
         let dir = dir_with(&[("bad_v0.toml", &format!("{HEAD}[value]\nwire = \"int99\"\n"))]);
-        let Err(RegistryError::Load(LoadError::Schema(text))) = Registry::load(&[dir.path().to_owned()]) else {
+        let Err(RegistryError::Load(LoadError::Schema(text))) = load_registry(&[dir.path().to_owned()]) else {
             panic!("int99 is no wire type");
         };
         let place = format!("{}:6:8:", dir.path().join("bad_v0.toml").display());

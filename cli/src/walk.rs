@@ -20,7 +20,8 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use metalayer::frame::{self, Frame, FrameError, FrameMetalayer};
+use metalayer::frame::{self, FrameError};
+pub use metalayer::report::Reading;
 use walkdir::WalkDir;
 
 use crate::output::chain;
@@ -85,20 +86,6 @@ impl Source {
     }
 }
 
-/// What could be read of one frame.
-#[derive(Debug)]
-pub enum Reading {
-    /// Its header and its trailer.
-    Whole(Frame),
-    /// Its header's metalayers: the header reads, the trailer does not, for the reason given.
-    Header {
-        /// The metalayers.
-        metalayers: Vec<FrameMetalayer>,
-        /// Why the trailer could not be read.
-        trailer_error: FrameError,
-    },
-}
-
 /// Reads a frame file or sparse-frame directory: its header and trailer, and nothing between
 /// them. When that fails and the header alone reads, the header's metalayers and the error.
 fn read_path(path: &Path) -> Result<Reading, FrameError> {
@@ -108,7 +95,7 @@ fn read_path(path: &Path) -> Result<Reading, FrameError> {
         Err(trailer_error) => match frame::read_metalayers(path) {
             Ok(metalayers) => Ok(Reading::Header {
                 metalayers,
-                trailer_error,
+                trailer_error: chain(&trailer_error),
             }),
             Err(_) => Err(trailer_error),
         },
@@ -160,7 +147,7 @@ pub fn read_stream(mut reader: impl Read, name: &Path) -> Result<Reading, FrameE
         Ok(frame) => Ok(Reading::Whole(frame)),
         Err(trailer_error) => Ok(Reading::Header {
             metalayers,
-            trailer_error,
+            trailer_error: chain(&trailer_error),
         }),
     }
 }
@@ -340,7 +327,7 @@ mod tests {
         assert_eq!(metalayers.len(), 1);
         assert_eq!(metalayers[0].name, "b2nd");
         assert!(
-            matches!(trailer_error, FrameError::FrameLenExceedsFile { file_len: 175, .. }),
+            trailer_error.ends_with("runs past the end of the input (175 bytes)"),
             "{trailer_error}"
         );
 

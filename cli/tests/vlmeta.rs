@@ -115,42 +115,59 @@ fn built_frames_read_as_built() {
 }
 
 #[test]
-fn frames_in_values_are_inspected_four_levels_deep() {
+fn frames_in_values_are_inspected_to_the_depth_limit() {
     let dir = scratch("nested");
-    // Level 5 holds a string; each level above holds the one below in an ext 42 "inner".
+    // Level 40 holds a string; each level above holds the one below in an ext 42 "inner".
+    // Levels count as JSON nests them: a frame's vlmetalayer value is three levels below the
+    // frame (its report, the array, the item), the frame in its ext 42 one more. The frame at
+    // level k is 4k levels down, and the limit of 64 levels stops level 16.
     let mut inner = frame(&[("leaf", chunk(b"\xa4deep"))]);
-    for _ in 0..5 {
+    for _ in 0..40 {
         inner = frame(&[("inner", chunk(&ext42(&inner)))]);
     }
     let path = write(&dir, "nested.b2nd", &inner);
     let out = run(&["inspect", "--json", &path]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let mut at = json(&out)[0].clone();
-    for depth in 1..=4 {
+    for level in 1..16 {
         let value = &at["vlmetalayers"][0]["msgpack"];
-        assert_eq!(value["ext"], 42, "depth {depth}");
+        assert_eq!(value["ext"], 42, "level {level}");
         let nested = &value["frame"];
-        assert_eq!(nested["metalayers"][0]["name"], "b2nd", "depth {depth}");
-        assert_eq!(nested["header"]["header_len"], 240, "depth {depth}");
+        assert_eq!(nested["metalayers"][0]["name"], "b2nd", "level {level}");
+        assert_eq!(nested["header"]["header_len"], 240, "level {level}");
         at = nested.clone();
     }
-    // The frame at depth 5 is not inspected: its bytes are kept, with why.
+    // The frame at level 16 is not inspected: its bytes are kept, with why.
     let value = &at["vlmetalayers"][0]["msgpack"];
     assert!(value.get("frame").is_none(), "{value}");
-    assert_eq!(value["error"], "not inspected: frames are inspected 4 levels deep");
+    let why = "not inspected: nested deeper than 64 levels (arrays, maps, ext payloads and frames count together)";
+    assert_eq!(value["error"], why);
     assert!(
         value["data"]
             .as_str()
             .unwrap_or_default()
             .starts_with("9ea862326672616d6500")
     );
+    // The error says where it is, through every level.
+    let err = stderr(&out);
+    let place = "vlmetalayer \"inner\" (chunk at file byte 0x";
+    assert!(err.starts_with(&format!("metalayer: {path}: {place}")), "{err}");
+    assert_eq!(err.matches("frame at byte 0x00 of the value").count(), 16, "{err}");
+    assert!(err.trim_end().ends_with(why), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 
-    // Text names what the first nested frame holds.
+    // Text shows each nested frame below the value that holds it, indented.
     let out = run(&["inspect", &path]);
+    assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(r#"value:  {"frame": "#), "{text}");
     assert!(
-        text.contains("value:  frame(")
-            && text.contains(" bytes: metalayers b2nd, units, scale, tags, m; vlmetalayers inner)"),
+        text.contains("\n             frame at byte 0x00 of the value: 5 metalayers, 1 vlmetalayer\n"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("of the value: 5 metalayers, 1 vlmetalayer").count(),
+        15,
         "{text}"
     );
 }

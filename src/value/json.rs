@@ -1,7 +1,86 @@
-//! The JSON form of msgpack values: exact integers, shortest floats, hex for bytes. The README's
-//! "JSON conventions" section is the contract; these functions are its one implementation.
+//! The JSON form of msgpack values: exact integers, shortest floats, hex for bytes. The
+//! [module documentation](super) states the conventions; these functions are their one
+//! implementation, for values written straight to a serializer and for [`serde_json::Value`]s.
 
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
 use serde_json::{Number, Value};
+
+/// Bytes shown as lowercase hex, written a piece at a time: a serializer's `collect_str` (as
+/// serde_json's) streams it without building the whole string.
+///
+/// ```
+/// use metalayer::value::json::Hex;
+///
+/// assert_eq!(Hex(&[0x00, 0xab, 0x7f]).to_string(), "00ab7f");
+/// assert_eq!(serde_json::to_string(&Hex(b"\x01\x02"))?, r#""0102""#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Hex<'a>(pub &'a [u8]);
+
+impl fmt::Display for Hex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut buf = [0u8; 1024];
+        for piece in self.0.chunks(buf.len() / 2) {
+            for (pair, &b) in buf.chunks_exact_mut(2).zip(piece) {
+                pair[0] = DIGITS[usize::from(b >> 4)];
+                pair[1] = DIGITS[usize::from(b & 0x0f)];
+            }
+            let text = &buf[..piece.len() * 2];
+            // Hex digits are ASCII.
+            f.write_str(std::str::from_utf8(text).map_err(|_| fmt::Error)?)?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Hex<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Writes an integer as [`int`] shows it.
+pub fn serialize_int<S: Serializer>(value: i128, serializer: S) -> Result<S::Ok, S::Error> {
+    if let Ok(v) = i64::try_from(value) {
+        serializer.serialize_i64(v)
+    } else if let Ok(v) = u64::try_from(value) {
+        serializer.serialize_u64(v)
+    } else {
+        serializer.collect_str(&value)
+    }
+}
+
+/// Writes a float64 as [`f64()`] shows it.
+pub fn serialize_f64<S: Serializer>(value: f64, serializer: S) -> Result<S::Ok, S::Error> {
+    if value.is_finite() {
+        serializer.serialize_f64(value)
+    } else {
+        serializer.serialize_str(non_finite_text(value))
+    }
+}
+
+/// Writes a float32 as [`f32()`] shows it.
+pub fn serialize_f32<S: Serializer>(value: f32, serializer: S) -> Result<S::Ok, S::Error> {
+    if value.is_finite() {
+        serializer.serialize_f64(shortest_f32(value))
+    } else {
+        serializer.serialize_str(non_finite_text(f64::from(value)))
+    }
+}
 
 /// An integer as an exact JSON number: every int64 and uint64 value fits one. Wider values,
 /// which no msgpack wire type holds, become their decimal text.
@@ -50,15 +129,18 @@ fn shortest_f32(value: f32) -> f64 {
     value.to_string().parse().unwrap_or(f64::from(value))
 }
 
-fn non_finite(value: f64) -> Value {
-    let text = if value.is_nan() {
+fn non_finite_text(value: f64) -> &'static str {
+    if value.is_nan() {
         NAN
     } else if value > 0.0 {
         INF
     } else {
         NEG_INF
-    };
-    Value::String(text.to_owned())
+    }
+}
+
+fn non_finite(value: f64) -> Value {
+    Value::String(non_finite_text(value).to_owned())
 }
 
 /// A JSON number or one of the strings `"NaN"`, `"inf"`, `"-inf"` as a float64.
@@ -94,14 +176,12 @@ pub fn to_f32(value: f64) -> Option<f32> {
 }
 
 /// Lowercase hex of `bytes`, without separators.
+///
+/// ```
+/// assert_eq!(metalayer::value::json::hex(&[0x00, 0xab]), "00ab");
+/// ```
 pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = Vec::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.extend_from_slice(&[DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 0x0f)]]);
-    }
-    // Hex digits are ASCII.
-    String::from_utf8(out).unwrap_or_default()
+    Hex(bytes).to_string()
 }
 
 /// Parses hex text: digit pairs in either case; whitespace between them and a `0x` prefix are

@@ -5,6 +5,16 @@
 //! a constant) is leaked once and reused, so memory stays bounded by the schemas loaded, never by
 //! the inputs decoded. Nothing from an input is interned.
 
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
+
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 

@@ -1,10 +1,20 @@
-//! A frame header's fixed fields as `inspect` shows them: codecs, filters and split modes by the
+//! A frame header's fixed fields as reports show them: codecs, filters and split modes by the
 //! names python-blosc2 gives them (`blosc2.Codec`, `blosc2.Filter`, `blosc2.SplitMode`), sizes
 //! and the compression ratio.
 
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
+
 use std::fmt::Write as _;
 
-use metalayer::frame::{Header, Trailer};
+use crate::frame::{Header, Trailer};
 use serde_json::{Map, Value};
 
 /// The codec nibble's value that says the codec's number is in the filter pipeline's `udcodec`
@@ -114,7 +124,7 @@ fn frame_type(header: &Header) -> Value {
 }
 
 /// The header's fields as JSON, named as python-blosc2 names them where it reports them.
-pub fn header_json(header: &Header) -> Value {
+pub(crate) fn header_json(header: &Header) -> Value {
     let data = &header.filters.data;
     let mut map = Map::new();
     let mut put = |key: &str, value: Value| {
@@ -147,7 +157,7 @@ pub fn header_json(header: &Header) -> Value {
 }
 
 /// The trailer's place as JSON.
-pub fn trailer_json(trailer: &Trailer) -> Value {
+pub(crate) fn trailer_json(trailer: &Trailer) -> Value {
     serde_json::json!({
         "offset": trailer.offset,
         "trailer_len": trailer.trailer_len,
@@ -156,7 +166,7 @@ pub fn trailer_json(trailer: &Trailer) -> Value {
 }
 
 /// The header as `(label, text)` lines: the frame, the codec and filters, the sizes.
-pub fn header_lines(header: &Header, trailer: &Trailer) -> Vec<(String, String)> {
+pub(crate) fn header_lines(header: &Header, trailer: &Trailer) -> Vec<(String, String)> {
     let mut frame = String::new();
     let kind = name_text(&frame_type(header));
     // Writing to a String cannot fail.

@@ -2,12 +2,27 @@
 //! python's `msgpack` package (1.2.4) for what standard msgpack writes, with the fixed wire
 //! types packed by hand with `struct`, as each comment shows.
 
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
+
 use metalayer_layout::Layout;
 use serde_json::{Value, json};
 
-use super::decode::decode;
-use super::{DEPTH_LIMIT, decode_all, encode};
-use crate::render::{hex, parse_hex};
+use super::json::{hex, parse_hex};
+use super::{DEPTH_LIMIT, DecodeFailure, Typed, encode, to_json_value as decode_all};
+
+/// The value at the start of `input`, and the bytes it takes.
+fn decode(layout: &Layout, input: &[u8]) -> Result<(Value, usize), DecodeFailure> {
+    let (value, used) = Typed::prefix(layout, input)?;
+    Ok((serde_json::to_value(value).unwrap_or_default(), used))
+}
 
 const HEAD: &str = "[schema]\nmetalayer = \"t\"\ndescription = \"a test layout\"\nsource = \"tests\"\n";
 

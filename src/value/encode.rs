@@ -2,6 +2,16 @@
 //! turned into the runtime's writes; only then is the buffer sized and written, with the
 //! runtime's [`Encoder`], so that refused input writes nothing.
 
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
+
 use std::fmt;
 
 use metalayer_layout::{Const, Count, Encoding, Entry, Layout, Node, Record, Role, Type};

@@ -1,0 +1,662 @@
+//! What a frame holds, as JSON or text, written as it is read (feature `value`): the header's
+//! fields, each metalayer and each vlmetalayer (decompressed), decoded with the layout of its
+//! name or shown as msgpack, and the frames stored in values (python-blosc2's ext 42),
+//! reported the same way, nested.
+//!
+//! A report is written straight to its output: a vlmetalayer is decompressed when its turn
+//! comes and dropped once written, and values are never built as trees. Everything one input
+//! holds, nested frames included, shares one [`Budget`]: one depth limit, one count of values,
+//! one bound on the bytes held and one on decompression work.
+//!
+//! ```
+//! use metalayer::report::{Context, FrameReport, Reading, Registry};
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/scalars.b2nd");
+//! let frame = metalayer::frame::read_frame(path)?;
+//! let registry = Registry::builtin();
+//! let cx = Context::new(&registry);
+//! let report = FrameReport::new(&cx, Reading::Whole(frame));
+//! let json = serde_json::to_value(&report)?;
+//! assert_eq!(json["metalayers"][0]["schema"], "b2nd_v1");
+//! assert!(json["vlmetalayers"].as_array().is_some_and(|v| !v.is_empty()));
+//! assert!(cx.take_errors().is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
+
+mod header;
+mod registry;
+
+pub use registry::{Registry, Selected, UserLayout, builtin, candidates};
+
+use std::cell::RefCell;
+use std::io::{self, Write};
+
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+
+use crate::frame::{self, Frame, FrameMetalayer};
+use crate::value::json::Hex;
+use crate::value::{Budget, Clip, DEPTH_LIMIT, Held, Msgpack, Style, Typed, shown_name, write_text};
+
+/// The longest text a line of the text report shows of a value or its hex; JSON shows all.
+pub const TEXT_MAX_CHARS: usize = 1000;
+
+/// An error's message followed by those of its sources, each after `: `.
+pub(crate) fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        source = e.source();
+    }
+    text
+}
+
+/// What reporting one input shares, nested frames included: the layouts, the [`Budget`], and
+/// the errors met, each with where it is.
+#[derive(Debug)]
+pub struct Context<'r> {
+    registry: &'r Registry,
+    budget: Budget,
+    errors: RefCell<Vec<String>>,
+    /// Where the report is, for errors: the item, and each frame nested in a value.
+    place: RefCell<Vec<String>>,
+    /// The frames a text line's value holds, to be shown after it.
+    text_frames: RefCell<Vec<Queued>>,
+}
+
+impl<'r> Context<'r> {
+    /// The context of one input, with a new [`Budget`].
+    pub fn new(registry: &'r Registry) -> Context<'r> {
+        Context::with_budget(registry, Budget::new())
+    }
+
+    /// The context of one input, with `budget`.
+    pub fn with_budget(registry: &'r Registry, budget: Budget) -> Context<'r> {
+        Context {
+            registry,
+            budget,
+            errors: RefCell::new(Vec::new()),
+            place: RefCell::new(Vec::new()),
+            text_frames: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The input's budget.
+    pub fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    /// The errors met so far, each with its place (`vlmetalayer "k" (chunk at file byte
+    /// 0x2c1): frame at byte 0x12 of the value: metalayer "b2nd" (content at frame byte 0x6a):
+    /// ...`), and forgets them.
+    pub fn take_errors(&self) -> Vec<String> {
+        std::mem::take(&mut self.errors.borrow_mut())
+    }
+
+    fn error(&self, message: &str) {
+        let place = self.place.borrow();
+        let mut text = place.join(": ");
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(message);
+        self.errors.borrow_mut().push(text);
+    }
+
+    /// Runs `f` with `place` added to where errors are.
+    fn at<T>(&self, place: String, f: impl FnOnce() -> T) -> T {
+        self.place.borrow_mut().push(place);
+        let result = f();
+        self.place.borrow_mut().pop();
+        result
+    }
+
+    /// Notes a frame a text line's value holds, to show it after the line.
+    pub(crate) fn queue_frame(&self, frame: Queued) {
+        self.text_frames.borrow_mut().push(frame);
+    }
+
+    /// The entries of an ext 42 that holds a frame, `depth` levels down, at byte `at` of its
+    /// value: `"frame"` with the frame's report, or `"error"`.
+    pub(crate) fn nested_frame_entry<M: SerializeMap>(
+        &self,
+        map: &mut M,
+        data: &[u8],
+        at: usize,
+        depth: usize,
+    ) -> Result<(), M::Error> {
+        match self.nested_frame(data, at, depth) {
+            Ok(frame) => self.at(nested_place(at), || {
+                map.serialize_entry("frame", &FrameReport::nested(self, Reading::Whole(frame), depth))
+            }),
+            Err(error) => map.serialize_entry("error", &error),
+        }
+    }
+
+    /// The frame in an ext 42, or why it is not shown (also noted as an error).
+    fn nested_frame(&self, data: &[u8], at: usize, depth: usize) -> Result<Frame, String> {
+        let result = if depth >= DEPTH_LIMIT {
+            Err(format!(
+                "not inspected: nested deeper than {DEPTH_LIMIT} levels (arrays, maps, ext payloads and frames count together)"
+            ))
+        } else {
+            frame::parse_frame(data).map_err(|e| chain(&e))
+        };
+        if let Err(error) = &result {
+            self.error(&format!("{}: {error}", nested_place(at)));
+        }
+        result
+    }
+}
+
+/// A frame held in an ext 42 of a value, to be shown after the value's line.
+#[derive(Debug, Clone)]
+pub(crate) struct Queued {
+    /// The ext's offset in the item's bytes.
+    pub at: usize,
+    /// Where the frame's bytes are in the item's bytes.
+    pub data: std::ops::Range<usize>,
+    /// How deep the frame is.
+    pub depth: usize,
+}
+
+fn nested_place(at: usize) -> String {
+    format!("frame at byte {at:#04x} of the value")
+}
+
+/// What could be read of one frame.
+#[derive(Debug)]
+pub enum Reading {
+    /// Its header and its trailer.
+    Whole(Frame),
+    /// Its header's metalayers: the header reads, the trailer does not, for the reason given.
+    Header {
+        /// The metalayers.
+        metalayers: Vec<FrameMetalayer>,
+        /// Why the trailer could not be read.
+        trailer_error: String,
+    },
+}
+
+/// The report of one frame. It serializes (with [`serde::Serialize`]) to its JSON object, with
+/// the keys `"header"`, `"metalayers"`, `"trailer"`, `"vlmetalayers"`, and `"error"` when the
+/// trailer could not be read; [`write_text`](Self::write_text) writes it for people. Either
+/// decompresses and decodes as it writes, within the context's budget, and notes errors in the
+/// context: write a report once.
+#[derive(Debug)]
+pub struct FrameReport<'x> {
+    cx: &'x Context<'x>,
+    reading: Reading,
+    depth: usize,
+}
+
+impl<'x> FrameReport<'x> {
+    /// The report of a frame read from an input.
+    pub fn new(cx: &'x Context<'x>, reading: Reading) -> FrameReport<'x> {
+        FrameReport::nested(cx, reading, 0)
+    }
+
+    fn nested(cx: &'x Context<'x>, reading: Reading, depth: usize) -> FrameReport<'x> {
+        if let Reading::Header { trailer_error, .. } = &reading {
+            cx.error(&format!("the trailer: {trailer_error}"));
+        }
+        FrameReport { cx, reading, depth }
+    }
+
+    fn metalayers(&self) -> &[FrameMetalayer] {
+        match &self.reading {
+            Reading::Whole(frame) => &frame.metalayers,
+            Reading::Header { metalayers, .. } => metalayers,
+        }
+    }
+
+    /// Writes the report's entries into a map being serialized: a caller adds its own (a
+    /// path) around them.
+    pub fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        if let Reading::Whole(frame) = &self.reading {
+            map.serialize_entry("header", &header::header_json(&frame.header))?;
+        }
+        map.serialize_entry(
+            "metalayers",
+            &Items {
+                report: self,
+                vl: false,
+            },
+        )?;
+        match &self.reading {
+            Reading::Whole(frame) => {
+                map.serialize_entry("trailer", &header::trailer_json(&frame.trailer))?;
+                map.serialize_entry("vlmetalayers", &Items { report: self, vl: true })?;
+            }
+            Reading::Header { trailer_error, .. } => {
+                map.serialize_entry("error", &format!("the trailer: {trailer_error}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the text report: a line naming the frame (`shown`) and counting what it holds,
+    /// the header's fields, then each metalayer and each vlmetalayer with its fields or value,
+    /// and the frames values hold, nested.
+    ///
+    /// ```
+    /// use metalayer::report::{Context, FrameReport, Reading, Registry};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// let registry = Registry::builtin();
+    /// let cx = Context::new(&registry);
+    /// let report = FrameReport::new(&cx, Reading::Whole(metalayer::frame::read_frame(path)?));
+    /// let mut out = Vec::new();
+    /// report.write_text(&mut out, "meta_user.b2nd", false)?;
+    /// let text = String::from_utf8(out)?;
+    /// assert!(text.starts_with("meta_user.b2nd: 5 metalayers, 0 vlmetalayers\n"), "{text}");
+    /// assert!(text.contains("  b2nd "), "{text}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_text<W: Write>(&self, out: &mut W, shown: &str, sparse: bool) -> io::Result<()> {
+        self.text(out, &shown_name(shown), sparse, 0)
+    }
+
+    fn text<W: Write>(&self, out: &mut W, shown: &str, sparse: bool, indent: usize) -> io::Result<()> {
+        let kind = if sparse { "  (sparse frame)" } else { "" };
+        let metalayers = self.metalayers();
+        let vl = match &self.reading {
+            Reading::Whole(frame) => format!(", {}", counted(frame.vlmetalayers.len(), "vlmetalayer")),
+            Reading::Header { .. } => "; the trailer could not be read".to_owned(),
+        };
+        writeln!(out, "{shown}: {}{vl}{kind}", counted(metalayers.len(), "metalayer"))?;
+        let pad = " ".repeat(indent);
+        if let Reading::Whole(frame) = &self.reading {
+            write_lines(out, indent + 2, &header::header_lines(&frame.header, &frame.trailer))?;
+        }
+        self.text_items(out, &pad, metalayers, false, indent)?;
+        if let Reading::Whole(frame) = &self.reading {
+            self.text_items(out, &pad, &frame.vlmetalayers, true, indent)?;
+        }
+        Ok(())
+    }
+
+    fn text_items<W: Write>(
+        &self,
+        out: &mut W,
+        pad: &str,
+        items: &[FrameMetalayer],
+        vl: bool,
+        indent: usize,
+    ) -> io::Result<()> {
+        let prefix = if vl { "vlmeta " } else { "" };
+        let names: Vec<String> = items.iter().map(|m| shown_name(&m.name).into_owned()).collect();
+        let name_width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+        let lens: Vec<Option<usize>> = items.iter().map(|m| item_len(m, vl)).collect();
+        let len_width = lens.iter().flatten().map(|n| n.to_string().len()).max().unwrap_or(0);
+        let sizes: Vec<String> = items
+            .iter()
+            .zip(&lens)
+            .map(|(m, len)| size_text(*len, len_width, vl.then_some(m.content.len())))
+            .collect();
+        let size_width = sizes.iter().map(String::len).max().unwrap_or(0);
+        for ((m, name), size) in items.iter().zip(&names).zip(&sizes) {
+            let item = Item {
+                cx: self.cx,
+                m,
+                vl,
+                depth: self.depth,
+            };
+            item.text(
+                out,
+                &format!("{pad}  {prefix}{name:<name_width$}  {size:<size_width$}"),
+                indent + 6 + prefix.len(),
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for FrameReport<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        self.serialize_entries(&mut map)?;
+        map.end()
+    }
+}
+
+/// An item's length: a metalayer's, or a vlmetalayer's `nbytes` from its chunk's header
+/// (`None` when the header does not read).
+fn item_len(m: &FrameMetalayer, vl: bool) -> Option<usize> {
+    if !vl {
+        return Some(m.content.len());
+    }
+    crate::vlmeta::ChunkHeader::parse(&m.content).ok().map(|h| h.nbytes)
+}
+
+/// The size column of an item: `53 bytes`, ` 1 byte`, `7 bytes (39 stored)` for a vlmetalayer,
+/// `39 stored` for a chunk whose header does not read.
+fn size_text(len: Option<usize>, width: usize, stored: Option<usize>) -> String {
+    let unit = |n: usize| if n == 1 { "byte" } else { "bytes" };
+    match (len, stored) {
+        (Some(n), Some(stored)) => format!("{n:>width$} {} ({stored} stored)", unit(n)),
+        (Some(n), None) => format!("{n:>width$} {}", unit(n)),
+        (None, Some(stored)) => format!("{stored} stored"),
+        (None, None) => String::new(),
+    }
+}
+
+/// `1 metalayer`, `2 metalayers`.
+fn counted(n: usize, what: &str) -> String {
+    let plural = if n == 1 { "" } else { "s" };
+    format!("{n} {what}{plural}")
+}
+
+/// Writes `key: value` lines, indented by `indent` spaces, with the values aligned.
+fn write_lines<W: Write>(out: &mut W, indent: usize, lines: &[(String, String)]) -> io::Result<()> {
+    let width = lines.iter().map(|(k, _)| k.len() + 1).max().unwrap_or(0);
+    for (key, value) in lines {
+        let label = format!("{key}:");
+        writeln!(out, "{:indent$}{label:<width$}  {value}", "")?;
+    }
+    Ok(())
+}
+
+/// A report's metalayers or vlmetalayers, as a JSON array.
+struct Items<'r, 'x> {
+    report: &'r FrameReport<'x>,
+    vl: bool,
+}
+
+impl Serialize for Items<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let items = match (&self.report.reading, self.vl) {
+            (Reading::Whole(frame), true) => &frame.vlmetalayers[..],
+            _ => self.report.metalayers(),
+        };
+        let mut seq = serializer.serialize_seq(Some(items.len()))?;
+        for m in items {
+            let item = Item {
+                cx: self.report.cx,
+                m,
+                vl: self.vl,
+                depth: self.report.depth,
+            };
+            seq.serialize_element(&item)?;
+        }
+        seq.end()
+    }
+}
+
+/// One metalayer or vlmetalayer of a frame `depth` levels down.
+struct Item<'m, 'x> {
+    cx: &'x Context<'x>,
+    m: &'m FrameMetalayer,
+    vl: bool,
+    depth: usize,
+}
+
+/// What an item's bytes turned out to be.
+enum Content<'b, 'x> {
+    /// Stored under the name of a known layout, and decoded with the one of that name that
+    /// reads its bytes.
+    Known(Typed<'b>),
+    /// A known name whose bytes no layout of that name reads.
+    Failed(String),
+    /// Any other name, and msgpack.
+    Msgpack(Msgpack<'b, 'x>),
+    /// Any other name, and bytes that are not one msgpack value; a note when a limit is why.
+    Raw(Option<String>),
+}
+
+impl<'m, 'x> Item<'m, 'x> {
+    /// How deep the item's value is: levels count as JSON nests them, so that a value `n`
+    /// levels down is within `n` levels of JSON of its report (the report's object, the array
+    /// of items, the item's object).
+    fn value_depth(&self) -> usize {
+        self.depth + 3
+    }
+
+    /// Where the item is, for errors.
+    fn place(&self) -> String {
+        let within = if self.depth == 0 { "file" } else { "frame" };
+        if self.vl {
+            format!(
+                "vlmetalayer {:?} (chunk at {within} byte {:#04x})",
+                self.m.name, self.m.offset
+            )
+        } else {
+            format!(
+                "metalayer {:?} (content at {within} byte {:#04x})",
+                self.m.name, self.m.offset
+            )
+        }
+    }
+
+    /// The item's bytes: a metalayer's content, or a vlmetalayer's chunk decompressed.
+    fn bytes(&self) -> Result<Bytes<'m, 'x>, String> {
+        if !self.vl {
+            return Ok(Bytes::Stored(&self.m.content));
+        }
+        match self.cx.budget.decompress(&self.m.content) {
+            Ok(held) => Ok(Bytes::Held(held)),
+            Err(e) => {
+                let text = chain(&e);
+                self.cx.error(&text);
+                Err(text)
+            }
+        }
+    }
+
+    /// Decodes the bytes with the layout of the item's name, or as msgpack.
+    fn content<'b>(&self, bytes: &'b [u8]) -> Content<'b, 'x> {
+        let registry = self.cx.registry;
+        let selected = if self.vl {
+            registry.select_vlmeta(&self.m.name, bytes)
+        } else {
+            registry.select(&self.m.name, bytes)
+        };
+        match selected {
+            Selected::Decoded(value) => Content::Known(value),
+            Selected::Failed(error) => {
+                self.cx.error(&error);
+                Content::Failed(error)
+            }
+            Selected::Unknown => match Msgpack::checked(bytes, &self.cx.budget, self.value_depth(), Some(self.cx)) {
+                Ok(value) => Content::Msgpack(value),
+                Err(e) if e.is_limit() => {
+                    let note = format!("shown as bytes: {e}");
+                    self.cx.error(&note);
+                    Content::Raw(Some(note))
+                }
+                Err(_) => Content::Raw(None),
+            },
+        }
+    }
+
+    /// Writes the item's text: its line (`head`, then what it is), then its fields or value,
+    /// indented by `indent`.
+    fn text<W: Write>(&self, out: &mut W, head: &str, indent: usize) -> io::Result<()> {
+        self.cx.at(self.place(), || {
+            let bytes = match self.bytes() {
+                Ok(bytes) => bytes,
+                Err(error) => {
+                    writeln!(out, "{head}  bad chunk")?;
+                    return write_lines(out, indent, &[("error".to_owned(), escaped(&error))]);
+                }
+            };
+            let content = self.content(&bytes);
+            let kind = match &content {
+                Content::Known(value) => value.layout().schema.as_str(),
+                Content::Failed(_) => "undecodable",
+                Content::Msgpack(_) => "msgpack",
+                Content::Raw(_) => "raw",
+            };
+            writeln!(out, "{head}  {kind}")?;
+            let pad = " ".repeat(indent);
+            match &content {
+                Content::Known(value) => {
+                    let width = value
+                        .layout()
+                        .root_record()
+                        .map_or(0, |r| r.entries.iter().map(|e| e.name.len()).max().unwrap_or(0));
+                    let wrote = value.fields(|name, field| {
+                        label(out, &pad, name, width + 1).map_err(serde_json::Error::io)?;
+                        clipped(out, field).map_err(serde_json::Error::io)
+                    });
+                    if !wrote.map_err(io::Error::from)? {
+                        label(out, &pad, "value", 6)?;
+                        clipped(out, value)?;
+                    }
+                    Ok(())
+                }
+                Content::Failed(error) => {
+                    label(out, &pad, "error", 6)?;
+                    writeln!(out, "{}", escaped(error))?;
+                    label(out, &pad, "hex", 6)?;
+                    clipped_hex(out, &bytes)
+                }
+                Content::Msgpack(value) => {
+                    label(out, &pad, "value", 6)?;
+                    clipped(out, &value.clone().style(Style::Text))?;
+                    label(out, &pad, "hex", 6)?;
+                    clipped_hex(out, &bytes)?;
+                    let frames = std::mem::take(&mut *self.cx.text_frames.borrow_mut());
+                    for q in frames {
+                        self.nested_text(out, &bytes[q.data], q.at, q.depth, &pad)?;
+                    }
+                    Ok(())
+                }
+                Content::Raw(note) => {
+                    let width = if note.is_some() { 5 } else { 4 };
+                    label(out, &pad, "hex", width)?;
+                    clipped_hex(out, &bytes)?;
+                    if let Some(note) = note {
+                        label(out, &pad, "note", width)?;
+                        writeln!(out, "{note}")?;
+                    }
+                    Ok(())
+                }
+            }
+        })
+    }
+
+    /// Writes the report of a frame held in the item's value at byte `at`.
+    fn nested_text<W: Write>(&self, out: &mut W, data: &[u8], at: usize, depth: usize, pad: &str) -> io::Result<()> {
+        match self.cx.nested_frame(data, at, depth) {
+            Ok(frame) => self.cx.at(nested_place(at), || {
+                let report = FrameReport::nested(self.cx, Reading::Whole(frame), depth);
+                report.text(out, &format!("{pad}{}", nested_place(at)), false, pad.len())
+            }),
+            Err(error) => writeln!(out, "{pad}{}: error: {}", nested_place(at), escaped(&error)),
+        }
+    }
+}
+
+/// An item's bytes.
+enum Bytes<'m, 'x> {
+    Stored(&'m [u8]),
+    Held(Held<'x, 'm>),
+}
+
+impl std::ops::Deref for Bytes<'_, '_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Stored(bytes) => bytes,
+            Bytes::Held(held) => held,
+        }
+    }
+}
+
+/// Writes `{pad}{key}:` padded to `width` characters and two spaces: a line's label.
+fn label<W: Write>(out: &mut W, pad: &str, key: &str, width: usize) -> io::Result<()> {
+    let key = format!("{key}:");
+    write!(out, "{pad}{key:<width$}  ")
+}
+
+/// Text from a file, or an error that quotes it, with every control character (C0, DEL, C1)
+/// escaped as `\u00XX`.
+fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Writes `value` as one line of text, cut at [`TEXT_MAX_CHARS`] characters with a note of its
+/// length when longer, then a newline.
+fn clipped<W: Write, T: Serialize + ?Sized>(out: &mut W, value: &T) -> io::Result<()> {
+    let mut clip = Clip::new(&mut *out, TEXT_MAX_CHARS);
+    write_text(&mut clip, value)?;
+    let chars = clip.chars();
+    finish_clip(out, chars)
+}
+
+fn clipped_hex<W: Write>(out: &mut W, bytes: &[u8]) -> io::Result<()> {
+    let mut clip = Clip::new(&mut *out, TEXT_MAX_CHARS);
+    write!(clip, "{}", Hex(bytes))?;
+    let chars = clip.chars();
+    finish_clip(out, chars)
+}
+
+fn finish_clip<W: Write>(out: &mut W, chars: usize) -> io::Result<()> {
+    if chars > TEXT_MAX_CHARS {
+        write!(out, "... ({chars} characters in all; --json shows them)")?;
+    }
+    writeln!(out)
+}
+
+impl Serialize for Item<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.cx.at(self.place(), || {
+            let mut map = serializer.serialize_map(None)?;
+            map.serialize_entry("name", &self.m.name)?;
+            if self.vl {
+                map.serialize_entry("chunk_len", &self.m.content.len())?;
+            }
+            let bytes = match self.bytes() {
+                Ok(bytes) => bytes,
+                Err(error) => {
+                    map.serialize_entry("error", &error)?;
+                    return map.end();
+                }
+            };
+            map.serialize_entry("len", &bytes.len())?;
+            match self.content(&bytes) {
+                Content::Known(value) => {
+                    map.serialize_entry("schema", &value.layout().schema)?;
+                    let key = if value.is_record() { "fields" } else { "value" };
+                    map.serialize_entry(key, &value)?;
+                }
+                Content::Failed(error) => {
+                    map.serialize_entry("hex", &Hex(&bytes))?;
+                    map.serialize_entry("error", &error)?;
+                }
+                Content::Msgpack(value) => {
+                    map.serialize_entry("hex", &Hex(&bytes))?;
+                    map.serialize_entry("msgpack", &value)?;
+                }
+                Content::Raw(note) => {
+                    map.serialize_entry("hex", &Hex(&bytes))?;
+                    if let Some(note) = note {
+                        map.serialize_entry("note", &note)?;
+                    }
+                }
+            }
+            map.end()
+        })
+    }
+}

@@ -1,0 +1,296 @@
+//! Which layout decodes a metalayer: the built-in layouts, a user's, and the choice among the
+//! layouts stored under one name by their bytes.
+
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
+
+use std::sync::OnceLock;
+
+use metalayer_layout::{BUILTINS, Builtin, Layout, PYTHON_BLOSC2};
+use metalayer_runtime::Candidate;
+
+use crate::value::{Typed, intern};
+
+/// Layouts stored under another metalayer name than their own, with the reason: dispatch by
+/// name tries them there too.
+const ALSO_STORED_UNDER: &[(&str, &str)] = &[
+    // c-blosc2 briefly (January 2023) wrote the caterva layout under the name `b2nd`; c-blosc2
+    // itself reads it back as a b2nd metalayer without a dtype.
+    ("caterva_v0", "b2nd"),
+];
+
+/// The built-in layouts, checked once, and the candidates dispatch picks among.
+struct Builtins {
+    layouts: Vec<Layout>,
+    candidates: Vec<Candidate>,
+}
+
+/// A layout's dispatch candidate under the metalayer name `metalayer`.
+fn candidate(layout: &Layout, metalayer: &str) -> Candidate {
+    Candidate {
+        schema: intern::text(&layout.schema),
+        metalayer: intern::text(metalayer),
+        // Once per layout and name, for the life of the process.
+        prefix: Box::leak(layout.fixed_prefix().into_boxed_slice()),
+    }
+}
+
+fn builtins() -> &'static Builtins {
+    static BUILTINS_TABLE: OnceLock<Builtins> = OnceLock::new();
+    BUILTINS_TABLE.get_or_init(|| {
+        // Newest first: messages list the layouts a reader most likely meant first.
+        let layouts: Vec<Layout> = BUILTINS
+            .iter()
+            .rev()
+            .filter_map(|b| metalayer_layout::builtin_layout(b.name))
+            .collect();
+        let mut candidates: Vec<Candidate> = layouts.iter().map(|l| candidate(l, &l.metalayer)).collect();
+        for (schema, name) in ALSO_STORED_UNDER {
+            if let Some(layout) = layouts.iter().find(|l| l.schema == *schema) {
+                candidates.push(candidate(layout, name));
+            }
+        }
+        Builtins { layouts, candidates }
+    })
+}
+
+/// The checked built-in layout named `schema`: c-blosc2's metalayers, python-blosc2's, and the
+/// frame's header and trailer.
+///
+/// ```
+/// let layout = metalayer::report::builtin("b2nd_v1").unwrap();
+/// assert_eq!(layout.metalayer, "b2nd");
+/// assert!(metalayer::report::builtin("b2nd_v9").is_none());
+/// ```
+pub fn builtin(schema: &str) -> Option<&'static Layout> {
+    if let Some(layout) = builtins().layouts.iter().find(|l| l.schema == schema) {
+        return Some(layout);
+    }
+    python_blosc2()
+        .iter()
+        .chain(frame())
+        .copied()
+        .find(|l| l.schema == schema)
+}
+
+/// python-blosc2's own layouts, checked once.
+fn python_blosc2() -> &'static [&'static Layout] {
+    static TABLE: OnceLock<Vec<&'static Layout>> = OnceLock::new();
+    TABLE.get_or_init(|| checked(PYTHON_BLOSC2))
+}
+
+/// The layouts of the frame header and trailer, checked once.
+fn frame() -> &'static [&'static Layout] {
+    static TABLE: OnceLock<Vec<&'static Layout>> = OnceLock::new();
+    TABLE.get_or_init(|| checked(metalayer_layout::FRAME))
+}
+
+/// The checked layouts of `list`, kept for the life of the process.
+fn checked(list: &[Builtin]) -> Vec<&'static Layout> {
+    list.iter()
+        .filter_map(|b| metalayer_layout::builtin_layout(b.name))
+        .map(|l| &*Box::leak(Box::new(l)))
+        .collect()
+}
+
+/// c-blosc2's built-in layouts that dispatch picks among, newest first, each under its
+/// metalayer name, then the layouts also stored under another name.
+///
+/// ```
+/// let names: Vec<&str> = metalayer::report::candidates().iter().map(|c| c.schema).collect();
+/// assert_eq!(names, ["b2nd_v1", "b2nd_v0", "caterva_v0", "caterva_v0"]);
+/// ```
+pub fn candidates() -> &'static [Candidate] {
+    &builtins().candidates
+}
+
+/// The layouts metalayers are decoded with, by metalayer name: the built-ins (c-blosc2's and
+/// python-blosc2's) and a user's. The layouts stored under one name all part
+/// ([`Layout::parting`]), so at most one of them reads a metalayer's bytes.
+///
+/// Variable-length metalayers are decoded with the user's layouts only: a vlmetalayer's name is
+/// a user's key (`array.vlmeta["k"]`), which may be the name of a built-in layout without
+/// holding what that layout describes.
+///
+/// ```
+/// use metalayer::report::{Registry, Selected};
+///
+/// let registry = Registry::builtin();
+/// let caterva = [
+///     0x95, 0x00, 0x01, 0x91, 0xd3, 0, 0, 0, 0, 0, 0, 0, 4,
+///     0x91, 0xd2, 0, 0, 0, 2, 0x91, 0xd2, 0, 0, 0, 1,
+/// ];
+/// let Selected::Decoded(value) = registry.select("b2nd", &caterva) else { panic!() };
+/// assert_eq!(value.layout().schema, "caterva_v0");
+/// assert!(matches!(registry.select("units", b"\xa1m"), Selected::Unknown));
+/// ```
+#[derive(Debug)]
+pub struct Registry {
+    /// Each metalayer name with its layouts, in the order they are tried.
+    groups: Vec<Group>,
+    /// The same for vlmetalayers: the user's layouts only.
+    vl_groups: Vec<Group>,
+}
+
+/// The layouts stored under one metalayer name.
+#[derive(Debug)]
+struct Group {
+    name: String,
+    layouts: Vec<&'static Layout>,
+    /// The same layouts as dispatch candidates, for the message when none reads the bytes.
+    candidates: &'static [Candidate],
+}
+
+/// What a registry makes of one metalayer.
+#[derive(Debug)]
+pub enum Selected<'b> {
+    /// The value, of the layout that reads the bytes.
+    Decoded(Typed<'b>),
+    /// The name has layouts, but none reads the bytes: the error of the one that reads furthest.
+    Failed(String),
+    /// No layout is stored under the name.
+    Unknown,
+}
+
+/// A user layout, with where it came from (a schema file's path) for messages.
+pub type UserLayout = (&'static Layout, String);
+
+impl Registry {
+    /// The built-in layouts alone.
+    pub fn builtin() -> Registry {
+        match Registry::new(Vec::new()) {
+            Ok(registry) => registry,
+            // The built-ins part: tested.
+            Err(e) => unreachable!("the built-in layouts overlap: {e}"),
+        }
+    }
+
+    /// The built-in layouts with `user`'s; a user layout of a built-in's schema name replaces
+    /// it. Layouts stored under one name that cannot be told apart from their bytes are an
+    /// error that names them (and the first file among them).
+    ///
+    /// ```
+    /// use metalayer::report::Registry;
+    ///
+    /// let copy = metalayer_layout::builtin("b2nd_v1").unwrap().text.replace("b2nd_v1", "my_b2nd");
+    /// let layout = metalayer_layout::parse("my_b2nd", &copy).unwrap();
+    /// let err = Registry::new(vec![(Box::leak(Box::new(layout)), "my_b2nd.toml".into())]).unwrap_err();
+    /// assert!(err.contains("`b2nd_v1` and `my_b2nd` cannot be told apart"), "{err}");
+    /// ```
+    pub fn new(user: Vec<UserLayout>) -> Result<Registry, String> {
+        let mut layouts: Vec<(&'static Layout, Option<String>)> = builtins()
+            .layouts
+            .iter()
+            .chain(python_blosc2().iter().copied())
+            .map(|l| (l, None))
+            .collect();
+        for (layout, path) in user {
+            match layouts.iter_mut().find(|(l, _)| l.schema == layout.schema) {
+                // A file of the same schema name replaces the built-in (or an earlier file).
+                Some(slot) => *slot = (layout, Some(path)),
+                None => layouts.push((layout, Some(path))),
+            }
+        }
+        let vl_layouts: Vec<_> = layouts.iter().filter(|(_, path)| path.is_some()).cloned().collect();
+        Ok(Registry {
+            groups: groups(&layouts)?,
+            vl_groups: groups(&vl_layouts)?,
+        })
+    }
+
+    /// Decodes a metalayer stored under `name` with the layout of that name that reads `bytes`.
+    pub fn select<'b>(&self, name: &str, bytes: &'b [u8]) -> Selected<'b> {
+        select_in(&self.groups, name, bytes)
+    }
+
+    /// Decodes a vlmetalayer stored under `name` (its bytes decompressed) with the user layout
+    /// of that name that reads `bytes`.
+    pub fn select_vlmeta<'b>(&self, name: &str, bytes: &'b [u8]) -> Selected<'b> {
+        select_in(&self.vl_groups, name, bytes)
+    }
+}
+
+/// Groups layouts (each with the schema file it came from, if any) by the metalayer names they
+/// are stored under, checking that the layouts of each name part.
+fn groups(layouts: &[(&'static Layout, Option<String>)]) -> Result<Vec<Group>, String> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut paths: Vec<Vec<Option<String>>> = Vec::new();
+    let mut add =
+        |layout: &'static Layout, name: &str, path: Option<String>| match groups.iter().position(|g| g.name == name) {
+            Some(i) => {
+                groups[i].layouts.push(layout);
+                paths[i].push(path);
+            }
+            None => {
+                groups.push(Group {
+                    name: name.to_owned(),
+                    layouts: vec![layout],
+                    candidates: &[],
+                });
+                paths.push(vec![path]);
+            }
+        };
+    for (layout, path) in layouts {
+        add(layout, &layout.metalayer, path.clone());
+    }
+    for (schema, name) in ALSO_STORED_UNDER {
+        if let Some((layout, path)) = layouts.iter().find(|(l, _)| l.schema == *schema) {
+            add(layout, name, path.clone());
+        }
+    }
+    for (group, paths) in groups.iter_mut().zip(&paths) {
+        for (i, a) in group.layouts.iter().enumerate() {
+            for (j, b) in group.layouts.iter().enumerate().skip(i + 1) {
+                if let Err(overlap) = a.parting(b) {
+                    let file = paths[i].as_ref().or(paths[j].as_ref());
+                    return Err(match file {
+                        Some(file) => format!("{file}: {overlap}"),
+                        None => overlap.to_string(),
+                    });
+                }
+            }
+        }
+        let candidates: Vec<Candidate> = group.layouts.iter().map(|l| candidate(l, &group.name)).collect();
+        // Once per registry; a process makes one.
+        group.candidates = Box::leak(candidates.into_boxed_slice());
+    }
+    Ok(groups)
+}
+
+/// Decodes bytes stored under `name` with the layout of that name in `groups` that reads them.
+fn select_in<'b>(groups: &[Group], name: &str, bytes: &'b [u8]) -> Selected<'b> {
+    let Some(group) = groups.iter().find(|g| g.name == name) else {
+        return Selected::Unknown;
+    };
+    // The error of the layout whose prefix fits and that reads furthest.
+    let mut failure: Option<(usize, String)> = None;
+    for (layout, candidate) in group.layouts.iter().zip(group.candidates) {
+        if !candidate.accepts(bytes) {
+            continue;
+        }
+        match Typed::new(layout, bytes) {
+            Ok(value) => return Selected::Decoded(value),
+            Err(e) => {
+                let offset = e.offset();
+                if failure.as_ref().is_none_or(|(at, _)| offset > *at) {
+                    failure = Some((offset, e.to_string()));
+                }
+            }
+        }
+    }
+    match failure {
+        Some((_, error)) => Selected::Failed(error),
+        // No prefix fits: the dispatch error names what each layout expects where.
+        None => match metalayer_runtime::select(group.candidates, name, bytes) {
+            Err(e) => Selected::Failed(super::chain(&e)),
+            Ok(_) => unreachable!("no candidate's prefix fits"),
+        },
+    }
+}

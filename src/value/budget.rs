@@ -1,0 +1,238 @@
+//! What one input may cost: levels, values, decompressed bytes held and decompression work,
+//! counted across every level of it (msgpack nesting, ext payloads, nested frames) and every
+//! time a content is reached, aliases included.
+
+#[allow(unused_imports)]
+use std::{
+    borrow::ToOwned,
+    boxed::Box,
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
+
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::fmt;
+
+use crate::vlmeta::{self, ChunkError, ChunkErrorKind, ChunkHeader};
+
+/// The most levels one input is read through: msgpack arrays and maps, python-blosc2 ext
+/// payloads and frames nested in values count together, and so do a layout's arrays, maps and
+/// records (schemas cannot nest types in themselves, so only a schema nested this deep by hand
+/// reaches it).
+pub const DEPTH_LIMIT: usize = 64;
+
+/// The most msgpack values one input is read through, each container and each element
+/// counted, every time it is reached.
+pub const VALUE_LIMIT: usize = 1 << 24;
+
+/// The most decompressed bytes one input holds at once. A vlmetalayer decompresses to at most
+/// [`vlmeta::DEFAULT_LIMIT`] (64 MiB); frames nested in it hold theirs beside it.
+pub const LIVE_LIMIT: usize = 160 << 20;
+
+/// The most decompression work one input may take, in bytes worked through
+/// ([`ChunkHeader::work`]), summed over every chunk decompressed, however often it is reached.
+pub const WORK_LIMIT: usize = 1 << 30;
+
+/// What one input (a file, with all the frames nested in it) may still cost. Views and reports
+/// of one input share one budget; each input gets a new one.
+///
+/// ```
+/// use metalayer::value::{Budget, VALUE_LIMIT};
+///
+/// let budget = Budget::new();
+/// assert_eq!(budget.values_left(), VALUE_LIMIT);
+/// ```
+#[derive(Debug)]
+pub struct Budget {
+    values: Cell<usize>,
+    live: Cell<usize>,
+    work: Cell<usize>,
+    limits: [usize; 3],
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget::new()
+    }
+}
+
+/// A limit of a [`Budget`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Limit {
+    /// [`DEPTH_LIMIT`] levels.
+    Depth,
+    /// The msgpack values ([`VALUE_LIMIT`]).
+    Values,
+    /// The decompressed bytes held at once ([`LIVE_LIMIT`]).
+    Live,
+    /// The decompression work ([`WORK_LIMIT`]).
+    Work,
+}
+
+impl Budget {
+    /// The budget of one input: [`VALUE_LIMIT`] values, [`LIVE_LIMIT`] bytes held, [`WORK_LIMIT`]
+    /// bytes of work.
+    pub fn new() -> Budget {
+        Budget::with_limits(VALUE_LIMIT, LIVE_LIMIT, WORK_LIMIT)
+    }
+
+    /// A budget with other limits: `values` msgpack values, `live` decompressed bytes held at
+    /// once, `work` bytes of decompression work.
+    ///
+    /// ```
+    /// use metalayer::value::{Budget, Msgpack};
+    ///
+    /// // [1, 2, 3] is four values.
+    /// let budget = Budget::with_limits(3, 0, 0);
+    /// let err = Msgpack::new(b"\x93\x01\x02\x03", &budget).unwrap_err();
+    /// assert_eq!(err.to_string(), "more than 3 msgpack values in this input");
+    /// ```
+    pub fn with_limits(values: usize, live: usize, work: usize) -> Budget {
+        Budget {
+            values: Cell::new(values),
+            live: Cell::new(0),
+            work: Cell::new(work),
+            limits: [values, live, work],
+        }
+    }
+
+    /// How many more msgpack values may be read.
+    pub fn values_left(&self) -> usize {
+        self.values.get()
+    }
+
+    /// Takes one value; `false` when none is left.
+    pub(crate) fn take_value(&self) -> bool {
+        match self.values.get().checked_sub(1) {
+            Some(left) => {
+                self.values.set(left);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The number a limit of this budget stands at.
+    ///
+    /// ```
+    /// use metalayer::value::{Budget, Limit, DEPTH_LIMIT, WORK_LIMIT};
+    ///
+    /// assert_eq!(Budget::new().limit(Limit::Work), WORK_LIMIT);
+    /// assert_eq!(Budget::new().limit(Limit::Depth), DEPTH_LIMIT);
+    /// ```
+    pub fn limit(&self, limit: Limit) -> usize {
+        match limit {
+            Limit::Depth => DEPTH_LIMIT,
+            Limit::Values => self.limits[0],
+            Limit::Live => self.limits[1],
+            Limit::Work => self.limits[2],
+        }
+    }
+
+    /// Decompresses a Blosc2 chunk (a vlmetalayer's) within this budget: its `nbytes` are held
+    /// until the [`Held`] is dropped, and its work is spent for good. A memcpyed chunk is
+    /// borrowed, not copied.
+    pub fn decompress<'c>(&self, chunk: &'c [u8]) -> Result<Held<'_, 'c>, DecompressError> {
+        let header = ChunkHeader::parse(chunk).map_err(DecompressError::Chunk)?;
+        let live_left = self.limits[1].saturating_sub(self.live.get());
+        // A chunk over the 64 MiB any chunk may hold is refused by `decompress` itself.
+        if header.nbytes <= vlmeta::DEFAULT_LIMIT && header.nbytes > live_left {
+            return Err(DecompressError::Budget {
+                limit: Limit::Live,
+                value: self.limits[1],
+                nbytes: header.nbytes,
+            });
+        }
+        let work = header.work();
+        if work > self.work.get() {
+            return Err(DecompressError::Budget {
+                limit: Limit::Work,
+                value: self.limits[2],
+                nbytes: header.nbytes,
+            });
+        }
+        let bytes = vlmeta::decompress_borrowed(chunk, vlmeta::DEFAULT_LIMIT).map_err(DecompressError::Chunk)?;
+        self.work.set(self.work.get() - work);
+        self.live.set(self.live.get() + bytes.len());
+        Ok(Held { budget: self, bytes })
+    }
+}
+
+/// Decompressed bytes, counted against their [`Budget`] while they are held.
+#[derive(Debug)]
+pub struct Held<'b, 'c> {
+    budget: &'b Budget,
+    bytes: Cow<'c, [u8]>,
+}
+
+impl std::ops::Deref for Held<'_, '_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+impl Drop for Held<'_, '_> {
+    fn drop(&mut self) {
+        let live = self.budget.live.get();
+        self.budget.live.set(live.saturating_sub(self.bytes.len()));
+    }
+}
+
+/// Why a chunk was not decompressed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecompressError {
+    /// The chunk is not one this crate decompresses.
+    Chunk(ChunkError),
+    /// Decompressing it would pass a limit of the input's budget.
+    Budget {
+        /// Which.
+        limit: Limit,
+        /// The limit's value.
+        value: usize,
+        /// The chunk's `nbytes`.
+        nbytes: usize,
+    },
+}
+
+impl fmt::Display for DecompressError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecompressError::Chunk(e) => fmt::Display::fmt(e, f),
+            DecompressError::Budget { limit, value, nbytes } => match limit {
+                Limit::Work => write!(
+                    f,
+                    "not decompressed: its {nbytes} bytes would pass the {value} bytes of decompression work one input may take"
+                ),
+                _ => write!(
+                    f,
+                    "not decompressed: its {nbytes} bytes would pass the {value} decompressed bytes one input may hold at once"
+                ),
+            },
+        }
+    }
+}
+
+impl std::error::Error for DecompressError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DecompressError::Chunk(e) => Some(e),
+            DecompressError::Budget { .. } => None,
+        }
+    }
+}
+
+impl DecompressError {
+    /// Whether a limit (of the budget, or the 64 MiB a chunk may hold) refused the chunk.
+    pub fn is_limit(&self) -> bool {
+        match self {
+            DecompressError::Budget { .. } => true,
+            DecompressError::Chunk(e) => matches!(e.kind, ChunkErrorKind::Limit { .. }),
+        }
+    }
+}
