@@ -233,10 +233,24 @@ pub struct FrameHeader<'a> {
 /// The metalayer section of a frame header (`frame_header_v2`'s record type `metalayers`).
 ///
 /// ```
-/// use metalayer::frame::MetalayerIndex;
+/// use metalayer::frame::FrameHeader;
+/// use metalayer::prelude::*;
 ///
-/// let index = MetalayerIndex { size: 17, offsets: vec![], contents: vec![] };
-/// assert!(index.offsets.is_empty());
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+/// let file = std::fs::read(path).unwrap();
+/// let index = FrameHeader::decode_prefix(&file)?.0.metalayers;
+/// // The metalayers python-blosc2 stored: the array's, then the user's.
+/// let names: Vec<&str> = index.offsets.iter().map(|&(name, _)| name).collect();
+/// assert_eq!(names, ["b2nd", "units", "scale", "tags", "m"]);
+/// assert_eq!(index.contents[2], b"\x03");
+/// // Each offset is where its content's bin32 header is in the file.
+/// for (&(_, offset), content) in index.offsets.iter().zip(&index.contents) {
+///     let at = offset as usize;
+///     assert_eq!(file[at], 0xc6);
+///     assert_eq!(u32::from_be_bytes(file[at + 1..at + 5].try_into().unwrap()) as usize, content.len());
+///     assert_eq!(&file[at + 5..at + 5 + content.len()], *content);
+/// }
+/// # Ok::<(), metalayer::DecodeError>(())
 /// ```
 #[metalayer(schema = "frame_header_v2", layout = "metalayers")]
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -281,10 +295,25 @@ pub struct FrameTrailer<'a> {
 /// chunk holding msgpack.
 ///
 /// ```
-/// use metalayer::frame::VlMetalayerIndex;
+/// use metalayer::frame::FrameTrailer;
+/// use metalayer::prelude::*;
 ///
-/// let index = VlMetalayerIndex { size: 6, offsets: vec![], contents: vec![] };
-/// assert!(index.contents.is_empty());
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/scalars.b2nd");
+/// let file = std::fs::read(path).unwrap();
+/// // python-blosc2 wrote this frame's trailer at byte 322, with 15 vlmetalayers.
+/// let trailer = &file[322..];
+/// let index = FrameTrailer::decode(trailer)?.vlmetalayers;
+/// assert_eq!(index.size, 241);
+/// let names: Vec<&str> = index.offsets.iter().map(|&(name, _)| name).collect();
+/// assert_eq!((names.len(), &names[..3]), (15, &["nil", "true", "false"][..]));
+/// // Each offset is where its content's bin32 header is, from the trailer's first byte.
+/// for (&(_, offset), content) in index.offsets.iter().zip(&index.contents) {
+///     let at = offset as usize;
+///     assert_eq!(trailer[at], 0xc6);
+///     assert_eq!(u32::from_be_bytes(trailer[at + 1..at + 5].try_into().unwrap()) as usize, content.len());
+///     assert_eq!(&trailer[at + 5..at + 5 + content.len()], *content);
+/// }
+/// # Ok::<(), metalayer::DecodeError>(())
 /// ```
 #[metalayer(schema = "frame_trailer_v1", layout = "vlmetalayers")]
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,5 +1,7 @@
 //! Compile-fail tests for `#[metalayer]`: one case per error class under `tests/ui/`, each with
-//! the exact compiler output it must produce (`TRYBUILD=overwrite` re-blesses them).
+//! the exact compiler output it must produce (`TRYBUILD=overwrite` re-blesses them); and the
+//! cases under `tests/ui/pass/`, which must build and run (schemas whose names generated code
+//! can only write specially, such as keywords as raw identifiers).
 
 use std::path::{Path, PathBuf};
 
@@ -62,4 +64,5 @@ fn ui() {
     link_tests_dir();
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
+    t.pass("tests/ui/pass/*.rs");
 }

@@ -11,6 +11,7 @@ use quote::quote;
 use crate::error::Error;
 use crate::expand::Target;
 use crate::item::{Data, Field, Fields, Item, Type as FieldType};
+use crate::names;
 
 /// One slot per entry of a record: the field and its type, or `None` for a constant or a count.
 pub(crate) type Slots<'a> = Vec<Option<(&'a Field, TokenStream)>>;
@@ -120,7 +121,7 @@ fn bind_record<'a>(
                     if entry.optional { "optional " } else { "" },
                     entry.wire_name(layout),
                     entry.name,
-                    entry.name,
+                    names::entry(&entry.name),
                 ),
             ));
             slots.push(None);

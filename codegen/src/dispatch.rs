@@ -11,7 +11,7 @@ use quote::{quote, quote_spanned};
 use crate::attr::{self, SchemaRef};
 use crate::error::{Error, joined_span};
 use crate::item::{Attribute, Data, Fields, Item, Type};
-use crate::resolve;
+use crate::{names, resolve};
 
 struct Variant<'a> {
     ident: &'a proc_macro2::Ident,
@@ -66,7 +66,7 @@ fn distinguishing_offset(a: &[(u8, u8)], b: &[(u8, u8)]) -> Option<usize> {
 }
 
 pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) -> TokenStream {
-    let rt = quote!(#krate::__private);
+    let rt = names::runtime(krate);
     let mut errors: Vec<Error> = Vec::new();
     let mut variants = Vec::new();
     // Take the variants' own attributes off: they are arguments to this macro, not attributes.
@@ -189,12 +189,18 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
             const _: () = ::core::assert!(#rt::str_eq(<#ty as #rt::Metalayer>::SCHEMA, #schema), #message);
         }
     });
+    let (name_param, input_param, buf_param, held) = (
+        names::dispatch_name(),
+        names::dispatch_input(),
+        names::dispatch_buf(),
+        names::held(),
+    );
     let arms = variants.iter().enumerate().map(|(i, v)| {
         let (vi, ty) = (v.ident, v.ty);
         if i + 1 == variants.len() {
-            quote!(_ => Self::#vi(<#ty as #rt::Decode<#decode_lt>>::decode(input)?))
+            quote!(_ => Self::#vi(<#ty as #rt::Decode<#decode_lt>>::decode(#input_param)?))
         } else {
-            quote!(#i => Self::#vi(<#ty as #rt::Decode<#decode_lt>>::decode(input)?))
+            quote!(#i => Self::#vi(<#ty as #rt::Decode<#decode_lt>>::decode(#input_param)?))
         }
     });
     let schema_arms = variants.iter().map(|v| {
@@ -202,16 +208,16 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
         quote!(Self::#vi(_) => #schema)
     });
     let name_arms = variants.iter().map(|v| {
-        let (vi, name) = (v.ident, &v.metalayer);
-        quote!(Self::#vi(_) => #name)
+        let (vi, metalayer) = (v.ident, &v.metalayer);
+        quote!(Self::#vi(_) => #metalayer)
     });
     let len_arms = variants.iter().map(|v| {
         let vi = v.ident;
-        quote!(Self::#vi(inner) => #rt::Metalayer::encoded_len(inner))
+        quote!(Self::#vi(#held) => #rt::Metalayer::encoded_len(#held))
     });
     let encode_arms = variants.iter().map(|v| {
         let vi = v.ident;
-        quote!(Self::#vi(inner) => #rt::Metalayer::encode_into(inner, buf))
+        quote!(Self::#vi(#held) => #rt::Metalayer::encode_into(#held, #buf_param))
     });
 
     quote! {
@@ -224,8 +230,8 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
 
                 /// Decodes a metalayer stored under `name`, choosing the layout from its fixed prefix
                 /// (never by trying each decoder), then decoding strictly with it.
-                pub fn decode(name: &str, input: #input_ty) -> ::core::result::Result<Self, #rt::DispatchError> {
-                    ::core::result::Result::Ok(match #rt::select(Self::CANDIDATES, name, input)? {
+                pub fn decode(#name_param: &str, #input_param: #input_ty) -> ::core::result::Result<Self, #rt::DispatchError> {
+                    ::core::result::Result::Ok(match #rt::select(Self::CANDIDATES, #name_param, #input_param)? {
                         #(#arms,)*
                     })
                 }
@@ -246,7 +252,7 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
                 }
 
                 /// Encodes the held value into the front of `buf`.
-                pub fn encode_into(&self, buf: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
+                pub fn encode_into(&self, #buf_param: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
                     match self { #(#encode_arms,)* }
                 }
             }

@@ -5,11 +5,12 @@
 
 use metalayer_layout::size::{self, Place, Size, Term, Var};
 use metalayer_layout::{Layout, Record};
-use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
 
 use crate::expand::Target;
 use crate::item::{Attribute, Item};
+use crate::names;
 
 /// The record a target documents, if it is one.
 fn record<'a>(target: &Target<'a>) -> Option<&'a Record> {
@@ -53,13 +54,13 @@ pub(crate) fn add_layout_docs(input: &mut Item, layout: &Layout, target: &Target
     input.attrs.push(Attribute::doc(&text));
 }
 
-/// The name a linear variable is given as a `const fn` argument: the count entry's name, or
-/// `<string>_len`.
+/// The name a linear variable is given as a `const fn` argument: the count entry's name (raw
+/// for a keyword), or `<string>_len`.
 fn var_ident(var: &Var) -> Option<Ident> {
     let name = var.place().last_name()?;
     Some(match var {
-        Var::Count(_) => Ident::new(name, Span::call_site()),
-        Var::Len(_) => format_ident!("{}_len", name),
+        Var::Count(_) => names::entry(name),
+        Var::Len(_) => names::len_arg(name),
     })
 }
 
@@ -127,11 +128,11 @@ pub(crate) fn formula_fns(input: &Item, layout: &Layout, target: &Target<'_>) ->
     for (i, (entry, offset)) in record.entries.iter().zip(&offsets).enumerate() {
         let Some(offset) = offset else { continue };
         let body = tokens(offset);
-        let name = format_ident!("{}_offset", entry.name);
+        let name = names::offset_fn(&entry.name);
         let doc = format!("The offset of entry `{}`: byte `{offset}`.{args_doc}", entry.name);
         fns.push(quote! {
             #[doc = #doc]
-            #[allow(clippy::identity_op, clippy::erasing_op)]
+            #[allow(clippy::identity_op, clippy::erasing_op, clippy::too_many_arguments)]
             pub const fn #name(#(#params),*) -> usize {
                 #touch
                 #body
@@ -146,18 +147,24 @@ pub(crate) fn formula_fns(input: &Item, layout: &Layout, target: &Target<'_>) ->
         {
             let first = tokens(&elements.first);
             let stride = elements.stride;
-            let name = format_ident!("{}_element_offset", entry.name);
+            let name = names::element_offset_fn(&entry.name);
+            let i = names::element_index(&vars);
+            // The text names the index `i` last (`5 + 9*i`); the argument may be called otherwise.
+            let text = elements.element_text();
+            let text = match text.strip_suffix('i') {
+                Some(head) if elements.stride != 0 => format!("{head}{i}"),
+                _ => text,
+            };
             let doc = format!(
-                "The offset of element `i` of `{}` (its marker): byte `{}`.{args_doc}",
+                "The offset of element `{i}` of `{}` (its marker): byte `{text}`.{args_doc}",
                 entry.name,
-                elements.element_text()
             );
             fns.push(quote! {
                 #[doc = #doc]
-                #[allow(clippy::identity_op, clippy::erasing_op)]
-                pub const fn #name(#(#params,)* i: usize) -> usize {
+                #[allow(clippy::identity_op, clippy::erasing_op, clippy::too_many_arguments)]
+                pub const fn #name(#(#params,)* #i: usize) -> usize {
                     #touch
-                    #first + #stride * i
+                    #first + #stride * #i
                 }
             });
         }
@@ -168,7 +175,7 @@ pub(crate) fn formula_fns(input: &Item, layout: &Layout, target: &Target<'_>) ->
             pub const LENGTH_FORMULA: &'static str = #length_text;
 
             #[doc = #length_doc]
-            #[allow(clippy::identity_op, clippy::erasing_op)]
+            #[allow(clippy::identity_op, clippy::erasing_op, clippy::too_many_arguments)]
             pub const fn encoded_len_for(#(#params),*) -> usize {
                 #touch
                 #length_body

@@ -63,7 +63,7 @@ pub(crate) fn expand(
     bound: &Bound<'_>,
     krate: &TokenStream,
 ) -> TokenStream {
-    let rt = quote!(#krate::__private);
+    let rt = names::runtime(krate);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let (de, decode_impl_generics) = decode_lifetime(input);
@@ -85,6 +85,8 @@ pub(crate) fn expand(
     let d = names::decoder();
     let e = names::encoder();
     let schema_var = names::schema();
+    let (buf, total_len, encoder_owned) = (names::buf(), names::total_len(), names::encoder_owned());
+    let (input_var, decoder_owned, used) = (names::input(), names::decoder_owned(), names::used());
     let self_place = |f: &Ident| quote!(self.#f);
 
     // The pieces: decode statements and the value built from them, checks, writes, length.
@@ -212,6 +214,7 @@ pub(crate) fn expand(
             }
             .min_size(layout);
             quote! {
+                #[automatically_derived]
                 impl #decode_impl_generics #rt::Record<#de> for #ident #ty_generics #where_clause {
                     const LAYOUT: &'static str = #layout_name;
                     const MIN_SIZE: usize = #min_size;
@@ -241,6 +244,7 @@ pub(crate) fn expand(
             }
         }
         _ => quote! {
+            #[automatically_derived]
             impl #impl_generics #rt::Metalayer for #ident #ty_generics #where_clause {
                 const NAME: &'static str = #metalayer;
                 const SCHEMA: &'static str = #schema;
@@ -251,33 +255,34 @@ pub(crate) fn expand(
                 }
 
                 #[inline]
-                fn encode_into(&self, __buf: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
+                fn encode_into(&self, #buf: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
                     let #schema_var: &'static str = <Self as #rt::Metalayer>::SCHEMA;
                     #check
-                    let __len = <Self as #rt::Metalayer>::encoded_len(self);
-                    let mut __encoder = #rt::Encoder::new(__buf, __len, #schema_var)?;
+                    let #total_len = <Self as #rt::Metalayer>::encoded_len(self);
+                    let mut #encoder_owned = #rt::Encoder::new(#buf, #total_len, #schema_var)?;
                     {
-                        let #e = &mut __encoder;
+                        let #e = &mut #encoder_owned;
                         #write
                     }
-                    ::core::result::Result::Ok(__encoder.finish())
+                    ::core::result::Result::Ok(#encoder_owned.finish())
                 }
             }
 
+            #[automatically_derived]
             impl #decode_impl_generics #rt::Decode<#de> for #ident #ty_generics #where_clause {
                 #[inline]
-                fn decode_prefix(__input: &#de [u8]) -> ::core::result::Result<(Self, usize), #rt::DecodeError> {
-                    let mut __decoder = #rt::Decoder::new(__input, <Self as #rt::Metalayer>::SCHEMA);
-                    let #d = &mut __decoder;
+                fn decode_prefix(#input_var: &#de [u8]) -> ::core::result::Result<(Self, usize), #rt::DecodeError> {
+                    let mut #decoder_owned = #rt::Decoder::new(#input_var, <Self as #rt::Metalayer>::SCHEMA);
+                    let #d = &mut #decoder_owned;
                     #decode
-                    let __used = #d.position();
-                    ::core::result::Result::Ok((#build, __used))
+                    let #used = #d.position();
+                    ::core::result::Result::Ok((#build, #used))
                 }
 
                 #[inline]
-                fn decode(__input: &#de [u8]) -> ::core::result::Result<Self, #rt::DecodeError> {
-                    let mut __decoder = #rt::Decoder::new(__input, <Self as #rt::Metalayer>::SCHEMA);
-                    let #d = &mut __decoder;
+                fn decode(#input_var: &#de [u8]) -> ::core::result::Result<Self, #rt::DecodeError> {
+                    let mut #decoder_owned = #rt::Decoder::new(#input_var, <Self as #rt::Metalayer>::SCHEMA);
+                    let #d = &mut #decoder_owned;
                     #decode
                     #d.end()?;
                     ::core::result::Result::Ok(#build)
@@ -297,12 +302,13 @@ pub(crate) fn fallback(input: &Item, krate: &TokenStream, record: bool) -> Token
     if check_generics(input).is_err() {
         return TokenStream::new();
     }
-    let rt = quote!(#krate::__private);
+    let rt = names::runtime(krate);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let (de, decode_impl_generics) = decode_lifetime(input);
     if record {
         return quote! {
+            #[automatically_derived]
             impl #decode_impl_generics #rt::Record<#de> for #ident #ty_generics #where_clause {
                 const LAYOUT: &'static str = "";
                 const MIN_SIZE: usize = 1;
@@ -322,6 +328,7 @@ pub(crate) fn fallback(input: &Item, krate: &TokenStream, record: bool) -> Token
         };
     }
     quote! {
+        #[automatically_derived]
         impl #impl_generics #rt::Metalayer for #ident #ty_generics #where_clause {
             const NAME: &'static str = "";
             const SCHEMA: &'static str = "";
@@ -332,6 +339,7 @@ pub(crate) fn fallback(input: &Item, krate: &TokenStream, record: bool) -> Token
                 ::core::unreachable!("the #[metalayer] attribute reported a compile error")
             }
         }
+        #[automatically_derived]
         impl #decode_impl_generics #rt::Decode<#de> for #ident #ty_generics #where_clause {
             fn decode_prefix(_: &#de [u8]) -> ::core::result::Result<(Self, usize), #rt::DecodeError> {
                 ::core::unreachable!("the #[metalayer] attribute reported a compile error")

@@ -273,12 +273,13 @@ impl<'a> Gen<'a> {
             Type::Str(t) => self.decode_str(t, ty, path, depth),
             Type::Bin(e) => {
                 let (at, n) = (names::at(depth), names::len(depth));
+                let (bytes, kind) = (names::bytes(), names::error_kind());
                 let header = self.read_header(*e, Family::Bin, path);
                 quote!({
                     let #at = #d.position();
                     let #n = #header;
-                    let __bytes = #d.bytes(#n, #path)?;
-                    <#ty as #rt::BinField<'_>>::from_bytes(__bytes).map_err(|k| #d.error_at(#at, #path, k))?
+                    let #bytes = #d.bytes(#n, #path)?;
+                    <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
                 })
             }
             Type::Ext(t) => self.decode_ext(t, ty, path, depth),
@@ -286,7 +287,8 @@ impl<'a> Gen<'a> {
             Type::Map(m) => self.decode_map(m, ty, path, depth, count),
             Type::Ref(_) => {
                 let de = &self.de;
-                quote!(<#ty as #rt::Record<#de>>::decode_record(#d).map_err(|e| e.within(#path))?)
+                let error = names::nested_error();
+                quote!(<#ty as #rt::Record<#de>>::decode_record(#d).map_err(|#error| #error.within(#path))?)
             }
             // A record in place is the top-level value, which `record_decode` writes.
             Type::Record(_) => quote!(::core::unreachable!()),
@@ -390,13 +392,14 @@ impl<'a> Gen<'a> {
         let de = &self.de;
         let d = names::decoder();
         let (at, n) = (names::at(depth), names::len(depth));
+        let (bytes, kind) = (names::bytes(), names::error_kind());
         if t.raw {
             let header = self.read_header(t.encoding, Family::Str, path);
             return quote!({
                 let #at = #d.position();
                 let #n = #header;
-                let __bytes = #d.bytes(#n, #path)?;
-                <#ty as #rt::BinField<'_>>::from_bytes(__bytes).map_err(|k| #d.error_at(#at, #path, k))?
+                let #bytes = #d.bytes(#n, #path)?;
+                <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
             });
         }
         let text = match t.encoding {
@@ -406,19 +409,21 @@ impl<'a> Gen<'a> {
             }
             encoding => {
                 let header = self.read_header(encoding, Family::Str, path);
+                let start = names::text_start();
                 quote!({
                     let #n = #header;
-                    let __start = #d.position();
-                    let __bytes = #d.bytes(#n, #path)?;
-                    #d.utf8(__bytes, __start, #path)?
+                    let #start = #d.position();
+                    let #bytes = #d.bytes(#n, #path)?;
+                    #d.utf8(#bytes, #start, #path)?
                 })
             }
         };
+        let (text_var, capacity) = (names::text(), names::capacity());
         quote!({
             let #at = #d.position();
-            let __text = #text;
-            <#ty as #rt::StrField<#de>>::from_text(__text).map_err(|capacity| {
-                #d.error_at(#at, #path, #rt::DecodeErrorKind::StrCapacity { capacity, found: __text.len() })
+            let #text_var = #text;
+            <#ty as #rt::StrField<#de>>::from_text(#text_var).map_err(|#capacity| {
+                #d.error_at(#at, #path, #rt::DecodeErrorKind::StrCapacity { capacity: #capacity, found: #text_var.len() })
             })?
         })
     }
@@ -438,19 +443,20 @@ impl<'a> Gen<'a> {
                 quote!(#d.any_ext_header(#smallest, #path)?)
             }
         };
+        let (ext_type, bytes, kind) = (names::ext_type(), names::bytes(), names::error_kind());
         match t.ext_type {
             Some(expected) => quote!({
                 let #at = #d.position();
-                let (__ty, #n) = #header;
-                #d.ext_type(#at, __ty, #expected, #path)?;
-                let __bytes = #d.bytes(#n, #path)?;
-                <#ty as #rt::BinField<#de>>::from_bytes(__bytes).map_err(|k| #d.error_at(#at, #path, k))?
+                let (#ext_type, #n) = #header;
+                #d.ext_type(#at, #ext_type, #expected, #path)?;
+                let #bytes = #d.bytes(#n, #path)?;
+                <#ty as #rt::BinField<#de>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
             }),
             None => quote!({
                 let #at = #d.position();
-                let (__ty, #n) = #header;
-                let __bytes = #d.bytes(#n, #path)?;
-                <#ty as #rt::ExtField<#de>>::from_parts(__ty, __bytes).map_err(|k| #d.error_at(#at, #path, k))?
+                let (#ext_type, #n) = #header;
+                let #bytes = #d.bytes(#n, #path)?;
+                <#ty as #rt::ExtField<#de>>::from_parts(#ext_type, #bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
             }),
         }
     }
@@ -528,16 +534,17 @@ impl<'a> Gen<'a> {
             names::index(depth),
         );
         let min_size = usize_lit(min_size);
+        let (kind, decoded) = (names::error_kind(), names::decoded_element());
         quote!({
             let #at = #d.position();
             #read
-            <#ty as #rt::ArrayField>::check_count(#n).map_err(|k| #d.error_at(#at, #path, k))?;
+            <#ty as #rt::ArrayField>::check_count(#n).map_err(|#kind| #d.error_at(#at, #path, #kind))?;
             #d.fits(#n, #min_size, #path)?;
             let mut #arr = <#ty as #rt::ArrayField>::empty();
             <#ty as #rt::ArrayField>::reserve(&mut #arr, #n);
             for #i in 0..#n {
-                let __element: <#ty as #rt::ArrayField>::Element = #element;
-                <#ty as #rt::ArrayField>::set(&mut #arr, #i, __element);
+                let #decoded: <#ty as #rt::ArrayField>::Element = #element;
+                <#ty as #rt::ArrayField>::set(&mut #arr, #i, #decoded);
             }
             #arr
         })
@@ -571,11 +578,12 @@ impl<'a> Gen<'a> {
                 w.name(),
                 native_int(w),
             );
+            let b = names::be_bytes();
             return quote!({
                 let mut #arr = <#ty as #rt::ArrayField>::empty();
                 #d.array::<#ty, #elem_ty, #width>(
                     &mut #arr, #var, #name, #marker, #wname, &#entry,
-                    |__b| <#elem_ty as #rt::IntValue>::from_i128(i128::from(#native::from_be_bytes(__b))),
+                    |#b| <#elem_ty as #rt::IntValue>::from_i128(i128::from(#native::from_be_bytes(#b))),
                 )?;
                 #arr
             });
@@ -604,10 +612,11 @@ impl<'a> Gen<'a> {
         let key = self.decode(&m.key, &key_ty, &elem_path, depth + 1, None, None);
         let value = self.decode(&m.value, &value_ty, &elem_path, depth + 1, None, None);
         let min_size = m.key.min_size(self.layout) + m.value.min_size(self.layout);
+        let (key_var, value_var) = (names::key(), names::value());
         let pair_value = quote!({
-            let __key: #key_ty = #key;
-            let __value: #value_ty = #value;
-            <#pair as #rt::Pair>::new(__key, __value)
+            let #key_var: #key_ty = #key;
+            let #value_var: #value_ty = #value;
+            <#pair as #rt::Pair>::new(#key_var, #value_var)
         });
         self.decode_sequence(ty, path, depth, read, min_size, pair_value)
     }
@@ -638,10 +647,11 @@ impl<'a> Gen<'a> {
             (Type::Float(w), Const::Float(_)) => {
                 let (marker, width, name) = (u8_lit(w.marker().unwrap_or_default()), w.width(), w.name());
                 let payload = const_payload(node, c).into_iter().map(u8_lit);
+                let bits = names::float_bits();
                 quote! {
                     let #at = #d.position();
-                    let __bits = #d.int::<#width>(#marker, #name, #path)?;
-                    #d.constant_bytes(#at, &__bits, &[#(#payload),*], #path)?;
+                    let #bits = #d.int::<#width>(#marker, #name, #path)?;
+                    #d.constant_bytes(#at, &#bits, &[#(#payload),*], #path)?;
                 }
             }
             (Type::Str(StrType { encoding, .. }) | Type::Bin(encoding), Const::Bytes(_)) => {
@@ -652,12 +662,12 @@ impl<'a> Gen<'a> {
                 };
                 let header = self.read_header(*encoding, family, path);
                 let payload = const_payload(node, c).into_iter().map(u8_lit);
-                let n = names::len(1);
+                let (n, bytes) = (names::len(1), names::bytes());
                 quote! {
                     let #at = #d.position();
                     let #n = #header;
-                    let __bytes = #d.bytes(#n, #path)?;
-                    #d.constant_bytes(#at, __bytes, &[#(#payload),*], #path)?;
+                    let #bytes = #d.bytes(#n, #path)?;
+                    #d.constant_bytes(#at, #bytes, &[#(#payload),*], #path)?;
                 }
             }
             _ => TokenStream::new(),
@@ -758,9 +768,12 @@ impl<'a> Gen<'a> {
                 });
                 quote!(#count #each)
             }
-            Type::Ref(_) => quote! {
-                #rt::Record::check_record(&#place, #schema).map_err(|e| e.within(#path))?;
-            },
+            Type::Ref(_) => {
+                let error = names::nested_error();
+                quote! {
+                    #rt::Record::check_record(&#place, #schema).map_err(|#error| #error.within(#path))?;
+                }
+            }
         }
     }
 
@@ -855,17 +868,18 @@ impl<'a> Gen<'a> {
                         quote!(#rt::ExtField::data(&#place)),
                     ),
                 };
+                let data_var = names::ext_data();
                 let header = match t.encoding {
                     Encoding::Fixed(w) => {
                         let w = self.wire(w);
-                        quote!(#e.ext_header(#w, #ty, __data.len());)
+                        quote!(#e.ext_header(#w, #ty, #data_var.len());)
                     }
-                    Encoding::Canonical { .. } => quote!(#e.any_ext_header(#ty, __data.len());),
+                    Encoding::Canonical { .. } => quote!(#e.any_ext_header(#ty, #data_var.len());),
                 };
                 quote!({
-                    let __data = #data;
+                    let #data_var = #data;
                     #header
-                    #e.bytes(__data);
+                    #e.bytes(#data_var);
                 })
             }
             Type::Array(a) => {
@@ -924,12 +938,12 @@ impl<'a> Gen<'a> {
     }
 
     fn write_bytes(&self, encoding: Encoding, family: Family, bytes: &TokenStream) -> TokenStream {
-        let e = names::encoder();
-        let header = self.write_header(encoding, family, &quote!(__bytes.len()));
+        let (e, bytes_var) = (names::encoder(), names::bytes());
+        let header = self.write_header(encoding, family, &quote!(#bytes_var.len()));
         quote!({
-            let __bytes = #bytes;
+            let #bytes_var = #bytes;
             #header
-            #e.bytes(__bytes);
+            #e.bytes(#bytes_var);
         })
     }
 
@@ -1182,6 +1196,7 @@ impl Gen<'_> {
                 // A gap among the optional entries is an error (checked); the header states the
                 // required entries and the optional ones present (written). The check and the
                 // write may be separate functions (a named record type's).
+                let (absent, is) = (names::absent(), names::is_present());
                 let mut gaps = Vec::new();
                 let mut present_terms = Vec::new();
                 let mut absent_before: Option<&str> = None;
@@ -1192,12 +1207,12 @@ impl Gen<'_> {
                     let path = path_of(name);
                     let gap = match absent_before {
                         None => quote!(::core::option::Option::None),
-                        Some(_) => quote!(__absent),
+                        Some(_) => quote!(#absent),
                     };
                     gaps.push(quote! {
-                        let __is = #rt::OptionField::get(&#p).is_some();
-                        #rt::check_optional(#schema, #path, __is, #gap)?;
-                        if !__is && __absent.is_none() { __absent = ::core::option::Option::Some(#name); }
+                        let #is = #rt::OptionField::get(&#p).is_some();
+                        #rt::check_optional(#schema, #path, #is, #gap)?;
+                        if !#is && #absent.is_none() { #absent = ::core::option::Option::Some(#name); }
                     });
                     present_terms.push(quote!(usize::from(#rt::OptionField::get(&#p).is_some())));
                     absent_before = Some(name);
@@ -1213,9 +1228,9 @@ impl Gen<'_> {
                         #write
                     },
                     quote! {
-                        let mut __absent: ::core::option::Option<&'static str> = ::core::option::Option::None;
+                        let mut #absent: ::core::option::Option<&'static str> = ::core::option::Option::None;
                         #(#gaps)*
-                        let _ = __absent;
+                        let _ = #absent;
                     },
                 )
             }

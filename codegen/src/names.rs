@@ -1,22 +1,41 @@
-//! Every name the generated code introduces, in one place, so that no two generators can pick
-//! the same one and none can clash with a user's field (they all start with `__`).
+//! Every name the generated code introduces, in one place: the locals, closure arguments and
+//! parameters it binds, and the names it derives from a schema's entry names. No two generators
+//! can pick the same one, and the names bound inside generated bodies cannot clash with a
+//! user's field or item: they all start with `__`. The exceptions are the parameters of public
+//! functions, which rustdoc shows and so read plainly, and the names made from entry names.
+//!
+//! The methods and constants the generated impls define (`encoded_len_for`, `LENGTH_FORMULA`,
+//! a dispatch enum's `decode`, ...) are the API; they are named where they are documented.
 
-use proc_macro2::Ident;
-use quote::format_ident;
+use metalayer_layout::keywords;
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+/// The runtime's path in generated code: the facade crate's hidden module.
+pub(crate) fn runtime(krate: &TokenStream) -> TokenStream {
+    quote!(#krate::__private)
+}
+
+// ---------------------------------------------------------------- decoding
+
+/// The input of `decode` and `decode_prefix`.
+pub(crate) fn input() -> Ident {
+    format_ident!("__input")
+}
+
+/// The decoder `decode` and `decode_prefix` own; [`decoder`] borrows it.
+pub(crate) fn decoder_owned() -> Ident {
+    format_ident!("__decoder")
+}
 
 /// The decoder.
 pub(crate) fn decoder() -> Ident {
     format_ident!("__d")
 }
 
-/// The encoder.
-pub(crate) fn encoder() -> Ident {
-    format_ident!("__e")
-}
-
-/// The schema name in checks (`Self::SCHEMA`, or the caller's for a nested record).
-pub(crate) fn schema() -> Ident {
-    format_ident!("__schema")
+/// The number of bytes `decode_prefix` read.
+pub(crate) fn used() -> Ident {
+    format_ident!("__used")
 }
 
 /// The offset a value starts at, for its errors.
@@ -44,24 +63,70 @@ pub(crate) fn index(depth: usize) -> Ident {
     format_ident!("__i{}", depth)
 }
 
-/// The element being written, checked or measured.
-pub(crate) fn element(depth: usize) -> Ident {
-    format_ident!("__x{}", depth)
+/// A decoded element, before it is stored in its array.
+pub(crate) fn decoded_element() -> Ident {
+    format_ident!("__element")
 }
 
-/// A present optional value.
-pub(crate) fn present(depth: usize) -> Ident {
-    format_ident!("__o{}", depth)
+/// A decoded map key, before it is paired with its value.
+pub(crate) fn key() -> Ident {
+    format_ident!("__key")
+}
+
+/// A decoded map value, before it is paired with its key.
+pub(crate) fn value() -> Ident {
+    format_ident!("__value")
+}
+
+/// The payload of a string, bin or ext value, borrowed from the input (or, on encode, from the
+/// field).
+pub(crate) fn bytes() -> Ident {
+    format_ident!("__bytes")
+}
+
+/// Where a string's payload starts, for a UTF-8 error.
+pub(crate) fn text_start() -> Ident {
+    format_ident!("__start")
+}
+
+/// A decoded string.
+pub(crate) fn text() -> Ident {
+    format_ident!("__text")
+}
+
+/// A decoded ext value's type.
+pub(crate) fn ext_type() -> Ident {
+    format_ident!("__ty")
+}
+
+/// The big-endian bytes of one element of an integer array read in one pass.
+pub(crate) fn be_bytes() -> Ident {
+    format_ident!("__b")
+}
+
+/// The payload bytes of a float constant.
+pub(crate) fn float_bits() -> Ident {
+    format_ident!("__bits")
+}
+
+/// A field type's error, in a closure that places it in the input.
+pub(crate) fn error_kind() -> Ident {
+    format_ident!("__kind")
+}
+
+/// A string type's capacity, in a closure that reports a string too long for it.
+pub(crate) fn capacity() -> Ident {
+    format_ident!("__capacity")
+}
+
+/// A nested record's error, in a closure that adds the path to it.
+pub(crate) fn nested_error() -> Ident {
+    format_ident!("__error")
 }
 
 /// The number of entries a record's header states.
 pub(crate) fn entries() -> Ident {
     format_ident!("__entries")
-}
-
-/// The number of leading optional entries present, on encode.
-pub(crate) fn present_count() -> Ident {
-    format_ident!("__present")
 }
 
 /// A count entry's value.
@@ -72,4 +137,199 @@ pub(crate) fn count(entry: &str) -> Ident {
 /// A field's decoded value, before the struct is built.
 pub(crate) fn field(entry: &str) -> Ident {
     format_ident!("__field_{}", entry)
+}
+
+// ---------------------------------------------------------------- checking and encoding
+
+/// The schema name in checks (`Self::SCHEMA`, or the caller's for a nested record).
+pub(crate) fn schema() -> Ident {
+    format_ident!("__schema")
+}
+
+/// The first optional entry found absent, while checking that none after it is present.
+pub(crate) fn absent() -> Ident {
+    format_ident!("__absent")
+}
+
+/// Whether the optional entry being checked is present.
+pub(crate) fn is_present() -> Ident {
+    format_ident!("__is")
+}
+
+/// The buffer of `encode_into`.
+pub(crate) fn buf() -> Ident {
+    format_ident!("__buf")
+}
+
+/// The encoded length `encode_into` writes.
+pub(crate) fn total_len() -> Ident {
+    format_ident!("__len")
+}
+
+/// The encoder `encode_into` owns; [`encoder`] borrows it.
+pub(crate) fn encoder_owned() -> Ident {
+    format_ident!("__encoder")
+}
+
+/// The encoder.
+pub(crate) fn encoder() -> Ident {
+    format_ident!("__e")
+}
+
+/// The element being written, checked or measured.
+pub(crate) fn element(depth: usize) -> Ident {
+    format_ident!("__x{}", depth)
+}
+
+/// A present optional value.
+pub(crate) fn present(depth: usize) -> Ident {
+    format_ident!("__o{}", depth)
+}
+
+/// The number of leading optional entries present, on encode.
+pub(crate) fn present_count() -> Ident {
+    format_ident!("__present")
+}
+
+/// The data of an ext value being written.
+pub(crate) fn ext_data() -> Ident {
+    format_ident!("__data")
+}
+
+// ---------------------------------------------------------------- a dispatch enum
+
+/// The value a variant holds, in the enum's `match`es.
+pub(crate) fn held() -> Ident {
+    format_ident!("__inner")
+}
+
+/// The metalayer name `decode` is given (a public function's parameter).
+pub(crate) fn dispatch_name() -> Ident {
+    format_ident!("name")
+}
+
+/// The bytes `decode` is given (a public function's parameter).
+pub(crate) fn dispatch_input() -> Ident {
+    format_ident!("input")
+}
+
+/// The buffer `encode_into` is given (a public function's parameter).
+pub(crate) fn dispatch_buf() -> Ident {
+    format_ident!("buf")
+}
+
+// ---------------------------------------------------------------- names from the schema
+
+/// The Rust identifier of an entry's name: the name itself, or the raw identifier `r#name`
+/// for a Rust keyword. The schema checker refuses the keywords that cannot be raw
+/// (`crate`, `self`, `super`), so every name that reaches here has one.
+pub(crate) fn entry(name: &str) -> Ident {
+    if keywords::is_keyword(name) {
+        Ident::new_raw(name, Span::call_site())
+    } else {
+        Ident::new(name, Span::call_site())
+    }
+}
+
+/// The length formulas' argument for the length of string entry `entry`.
+pub(crate) fn len_arg(entry: &str) -> Ident {
+    format_ident!("{}_len", entry)
+}
+
+/// The function giving entry `entry`'s offset.
+pub(crate) fn offset_fn(entry: &str) -> Ident {
+    format_ident!("{}_offset", entry)
+}
+
+/// The function giving the offset of an element of array `entry`.
+pub(crate) fn element_offset_fn(entry: &str) -> Ident {
+    format_ident!("{}_element_offset", entry)
+}
+
+/// The element index argument of an `*_element_offset` function: `i`, or, when one of the
+/// formulas' other arguments (a count entry's name) is `i`, the first of `i_`, `i__`, ... that
+/// none is.
+pub(crate) fn element_index(args: &[Ident]) -> Ident {
+    let mut name = String::from("i");
+    while args.iter().any(|a| *a == name) {
+        name.push('_');
+    }
+    Ident::new(&name, Span::call_site())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_become_raw_identifiers() {
+        assert_eq!(entry("shape").to_string(), "shape");
+        assert_eq!(entry("try").to_string(), "r#try");
+        assert_eq!(entry("type").to_string(), "r#type");
+        assert_eq!(entry("gen").to_string(), "r#gen");
+        // Weak keywords are identifiers everywhere they can appear here.
+        assert_eq!(entry("union").to_string(), "union");
+    }
+
+    #[test]
+    fn no_two_names_are_the_same() {
+        let mut all: Vec<String> = [
+            input(),
+            decoder_owned(),
+            decoder(),
+            used(),
+            decoded_element(),
+            key(),
+            value(),
+            bytes(),
+            text_start(),
+            text(),
+            ext_type(),
+            be_bytes(),
+            float_bits(),
+            error_kind(),
+            capacity(),
+            nested_error(),
+            entries(),
+            schema(),
+            absent(),
+            is_present(),
+            buf(),
+            total_len(),
+            encoder_owned(),
+            encoder(),
+            present_count(),
+            ext_data(),
+            held(),
+        ]
+        .iter()
+        .map(Ident::to_string)
+        .collect();
+        for depth in 0..12 {
+            for f in [at, int, len, array, index, element, present] {
+                all.push(f(depth).to_string());
+            }
+        }
+        // A count's and a field's names carry a prefix no other name has.
+        for entry in ["a", "s", "value", "_"] {
+            all.push(count(entry).to_string());
+            all.push(field(entry).to_string());
+        }
+        let n = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), n);
+        assert!(all.iter().all(|name| name.starts_with("__")));
+    }
+
+    #[test]
+    fn the_element_index_avoids_the_other_arguments() {
+        assert_eq!(element_index(&[]).to_string(), "i");
+        assert_eq!(element_index(&[format_ident!("ndim")]).to_string(), "i");
+        assert_eq!(element_index(&[format_ident!("i")]).to_string(), "i_");
+        assert_eq!(
+            element_index(&[format_ident!("i_"), format_ident!("i")]).to_string(),
+            "i__"
+        );
+    }
 }

@@ -7,6 +7,7 @@
 use core::ops::Range;
 
 use crate::diagnostic::{Diagnostic, Origin};
+use crate::keywords;
 use crate::model::{
     ArrayType, Const, Count, Encoding, Entry, ExtType, Family, IntType, Layout, MapType, Node, Record, RecordType,
     Role, SchemaFile, StrType, Type, Wire,
@@ -73,17 +74,40 @@ fn hex(v: i128) -> String {
     if v >= 0 { format!("{v:#04x}") } else { v.to_string() }
 }
 
-fn is_identifier(name: &str) -> bool {
-    const KEYWORDS: &[&str] = &[
-        "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn",
-        "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self",
-        "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "yield",
-    ];
+/// Why a name cannot name an entry or a record type.
+enum NameProblem {
+    /// It is not snake_case.
+    NotSnakeCase,
+    /// It is a Rust keyword that cannot be a raw identifier.
+    NotRaw,
+}
+
+/// Why `name` cannot name an entry or a record type, if it cannot: it must be snake_case, and
+/// a Rust keyword only if generated code can write it as a raw identifier (`r#type`).
+fn name_problem(name: &str) -> Option<NameProblem> {
     let mut chars = name.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_lowercase() || c == '_')
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-        && name != "_"
-        && !KEYWORDS.contains(&name)
+    let snake = matches!(chars.next(), Some(c) if c.is_ascii_lowercase() || c == '_')
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if !snake {
+        Some(NameProblem::NotSnakeCase)
+    } else if !keywords::can_be_raw(name) {
+        Some(NameProblem::NotRaw)
+    } else {
+        None
+    }
+}
+
+impl NameProblem {
+    /// The message for `name`; `what` says what it names (`entry name`, `type name`), and
+    /// `snake` what a snake_case name is (`snake_case identifier`).
+    fn message(&self, what: &str, name: &str, snake: &str) -> String {
+        match self {
+            NameProblem::NotSnakeCase => format!("{what} `{name}` is not a {snake}"),
+            NameProblem::NotRaw => format!(
+                "{what} `{name}` is a Rust keyword that cannot be a raw identifier (`r#{name}` is not Rust); rename it"
+            ),
+        }
+    }
 }
 
 fn wire_names() -> String {
@@ -436,11 +460,11 @@ fn build(cx: &mut Ctx<'_, '_>, gathered: &Gathered) -> Option<Layout> {
                         );
                         continue;
                     }
-                    if !is_identifier(&name.value) {
+                    if let Some(problem) = name_problem(&name.value) {
                         cx.error(
                             *file,
                             name.span.clone(),
-                            format!("type name `{}` is not a snake_case identifier", name.value),
+                            problem.message("type name", &name.value, "snake_case identifier"),
                         );
                     }
                     type_tables.push((*file, name, t, value.span.clone()));
@@ -681,11 +705,11 @@ impl NodeCx<'_> {
                 }
                 continue;
             };
-            if !is_identifier(&name.value) {
+            if let Some(problem) = name_problem(&name.value) {
                 cx.error(
                     file,
                     name.span.clone(),
-                    format!("entry name `{}` is not a snake_case Rust identifier", name.value),
+                    problem.message("entry name", &name.value, "snake_case Rust identifier"),
                 );
             }
             if entries.iter().any(|e| e.name == name.value) {

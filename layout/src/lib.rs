@@ -62,6 +62,7 @@
 mod check;
 mod diagnostic;
 pub mod encoding;
+pub mod keywords;
 mod model;
 mod parse;
 #[cfg(feature = "parting")]

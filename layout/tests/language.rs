@@ -244,6 +244,47 @@ fn checks_report_what_and_where() {
     }
 }
 
+/// The Rust Reference's keywords (2024 edition): strict, strict from 2018, reserved, reserved
+/// from 2018 and from 2024. `_` is strict too, but not snake_case with a letter.
+const REFERENCE_KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
+    "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super",
+    "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box",
+    "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+
+#[test]
+fn keywords_name_entries_unless_they_cannot_be_raw() {
+    for &keyword in REFERENCE_KEYWORDS {
+        let found = errors(&format!(
+            "[container]\nwire = \"fixarray\"\n[[entry]]\nname = \"{keyword}\"\nwire = \"int\"\n"
+        ));
+        let expected: Vec<String> = match keyword {
+            // `r#crate`, `r#self`, `r#super` are not Rust.
+            "crate" | "self" | "super" => vec![format!(
+                "entry name `{keyword}` is a Rust keyword that cannot be a raw identifier (`r#{keyword}` is not Rust); rename it"
+            )],
+            "Self" => vec!["entry name `Self` is not a snake_case Rust identifier".into()],
+            _ => Vec::new(),
+        };
+        assert_eq!(found, expected, "{keyword}");
+    }
+    // Record type names follow the same rule.
+    let body = "[value]\ntype = \"try\"\n[types.try]\nwire = \"fixarray\"\n[[types.try.entry]]\nname = \"a\"\nwire = \"int\"\n";
+    assert_eq!(errors(body), Vec::<String>::new());
+    let body = "[value]\ntype = \"super\"\n[types.super]\nwire = \"fixarray\"\n[[types.super.entry]]\nname = \"a\"\nwire = \"int\"\n";
+    assert_eq!(
+        errors(body),
+        ["type name `super` is a Rust keyword that cannot be a raw identifier (`r#super` is not Rust); rename it"]
+    );
+    // `_` is a keyword too (the wildcard), and `r#_` is not Rust either.
+    let found = errors("[container]\nwire = \"fixarray\"\n[[entry]]\nname = \"_\"\nwire = \"int\"\n");
+    assert_eq!(
+        found,
+        ["entry name `_` is a Rust keyword that cannot be a raw identifier (`r#_` is not Rust); rename it"]
+    );
+}
+
 #[test]
 fn include_cycles_are_errors() {
     let a = format!("{HEAD}include = [\"b.toml\"]\n[value]\nwire = \"int\"\n");
