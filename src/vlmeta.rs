@@ -598,9 +598,10 @@ pub fn decompress(chunk: &[u8], limit: usize) -> Result<Vec<u8>, ChunkError> {
 /// use std::borrow::Cow;
 /// use metalayer::vlmeta::decompress_borrowed;
 ///
-/// // A memcpyed chunk (flags bit 1) of the three bytes "abc".
-/// let mut chunk = vec![5, 1, 0x03, 1, 3, 0, 0, 0, 3, 0, 0, 0, 35, 0, 0, 0];
-/// chunk.extend_from_slice(&[0; 16]);
+/// // A memcpyed chunk (flags bit 1, with the extended header python-blosc2 writes) of the
+/// // three bytes "abc".
+/// let mut chunk = vec![5, 1, 0x07, 1, 3, 0, 0, 0, 3, 0, 0, 0, 35, 0, 0, 0];
+/// chunk.extend_from_slice(&[0, 0, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 /// chunk.extend_from_slice(b"abc");
 /// let bytes = decompress_borrowed(&chunk, 3)?;
 /// assert!(matches!(bytes, Cow::Borrowed(b"abc")));

@@ -241,6 +241,7 @@ struct SensorFixed {
 }
 
 /// What one decoder made of one input.
+#[derive(Debug)]
 enum Outcome {
     /// Decoded from the first `used` bytes; encoding the value gave `encoded`.
     Decoded { encoded: Vec<u8>, used: usize },
@@ -251,6 +252,15 @@ enum Outcome {
 }
 
 impl Outcome {
+    /// What it was, for messages.
+    fn text(&self) -> String {
+        match self {
+            Outcome::Decoded { used, .. } => format!("decoded {used} bytes"),
+            Outcome::Refused(e) => format!("{e} ({e:?})"),
+            Outcome::NotDispatched(_, e) => e.to_string(),
+        }
+    }
+
     fn is_ok(&self) -> bool {
         matches!(self, Outcome::Decoded { .. })
     }
@@ -364,6 +374,90 @@ fn known(name: &'static str, input: &[u8]) -> Outcome {
             Outcome::NotDispatched(name, e)
         }
     }
+}
+
+/// The run-time engine, `metalayer::value`, with the layout of `schema`: the second
+/// implementation of the schema language. It decodes to JSON; when the generated decoder `T`
+/// decodes the same bytes, the JSON is its value (`to_json`, written from the schema); then the
+/// JSON encodes back with the engine's encoder. Its errors are compared with the generated
+/// decoders' of the same group, so the two must refuse the same inputs with the same offset,
+/// entry path and message.
+fn engine<T: DecodeOwned>(schema: &str, input: &[u8], to_json: fn(&T) -> serde_json::Value) -> Outcome {
+    let layout = engine_layout(schema);
+    match metalayer::value::to_json_value(layout, input) {
+        Ok(json) => {
+            if let Ok(generated) = T::decode(input) {
+                assert_eq!(
+                    json,
+                    to_json(&generated),
+                    "{schema}: the engine and the generated decoder read other values"
+                );
+            }
+            let encoded = metalayer::value::encode(layout, &json)
+                .unwrap_or_else(|e| panic!("{schema}: the engine decoded {json}, which does not encode: {e}"));
+            Outcome::Decoded {
+                encoded,
+                used: input.len(),
+            }
+        }
+        Err(metalayer::value::DecodeFailure::Wire(e)) => Outcome::Refused(e),
+        Err(other) => panic!("{schema}: the engine refuses with no generated counterpart: {other}"),
+    }
+}
+
+/// The layout of a built-in schema, or of one in `tests/schemas`.
+fn engine_layout(schema: &str) -> &'static metalayer_layout::Layout {
+    static SENSOR: std::sync::OnceLock<metalayer_layout::Layout> = std::sync::OnceLock::new();
+    match schema {
+        "sensor_v0" => SENSOR.get_or_init(|| {
+            metalayer_layout::parse("sensor_v0", include_str!("schemas/sensor_v0.toml"))
+                .unwrap_or_else(|e| panic!("sensor_v0: {e}"))
+        }),
+        builtin => metalayer::report::builtin(builtin).unwrap_or_else(|| panic!("no built-in {builtin}")),
+    }
+}
+
+/// The values of the ready-made types as the schemas' JSON: constants (version 0, magic -5)
+/// and counts (ndim, n) beside the fields.
+fn b2nd_v1_json(v: &B2ndV1) -> serde_json::Value {
+    serde_json::json!({
+        "version": 0, "ndim": v.shape.len(), "shape": v.shape, "chunkshape": v.chunkshape,
+        "blockshape": v.blockshape, "dtype_format": v.dtype_format, "dtype": v.dtype,
+    })
+}
+
+fn b2nd_v0_json(v: &B2ndV0) -> serde_json::Value {
+    serde_json::json!({
+        "version": 0, "ndim": v.shape.len(), "shape": v.shape, "chunkshape": v.chunkshape,
+        "blockshape": v.blockshape, "dtype": v.dtype,
+    })
+}
+
+fn caterva_v0_json(v: &CatervaV0) -> serde_json::Value {
+    serde_json::json!({
+        "version": 0, "ndim": v.shape.len(), "shape": v.shape, "chunkshape": v.chunkshape,
+        "blockshape": v.blockshape,
+    })
+}
+
+fn sensor_v0_json(v: &SensorOwned) -> serde_json::Value {
+    serde_json::json!({
+        "magic": -5, "kind": v.kind, "n": v.readings.len(), "readings": v.readings, "flags": v.flags,
+        "label": v.label, "note": &*v.note, "offset": v.offset, "big": v.big, "temp": v.temp,
+    })
+}
+
+/// The engine as a flavour, in group 1 with the generated decoders that read whole inputs.
+macro_rules! engine_flavour {
+    ($schema:literal, $ty:ty, $to_json:ident) => {
+        Flavour {
+            name: concat!("the run-time engine (", $schema, ")"),
+            decode: |input: &[u8]| engine::<$ty>($schema, input, $to_json),
+            complete: true,
+            group: 1,
+            prefix: false,
+        }
+    };
 }
 
 /// The entries of a schema, in order.
@@ -603,7 +697,13 @@ fn run_vectors(vectors: &[Vector], flavours: &[Flavour]) {
                         (Outcome::Refused(a), Outcome::Refused(b)) => a == b,
                         _ => false,
                     };
-                    assert!(same, "{}: {name} and {other_name} disagree", context());
+                    assert!(
+                        same,
+                        "{}: {name} and {other_name} disagree:\n  {name}: {}\n  {other_name}: {}",
+                        context(),
+                        outcome.text(),
+                        other.text()
+                    );
                 }
             }
         };
@@ -648,8 +748,9 @@ fn run_vectors(vectors: &[Vector], flavours: &[Flavour]) {
 }
 
 /// The decoders of b2nd_v1 in every flavour.
-fn b2nd_v1_flavours() -> [Flavour; 6] {
+fn b2nd_v1_flavours() -> [Flavour; 7] {
     [
+        engine_flavour!("b2nd_v1", B2ndV1, b2nd_v1_json),
         Flavour {
             name: "B2ndV1 (Vec, String)",
             decode: whole!(B2ndV1, encode),
@@ -776,6 +877,7 @@ fn b2nd_v0_vectors_under_every_mutation() {
     assert_eq!(vectors[2].bytes.len(), 6 + 19 * 8 + 5 + 5);
 
     let flavours = [
+        engine_flavour!("b2nd_v0", B2ndV0, b2nd_v0_json),
         Flavour {
             name: "B2ndV0 (Vec, String)",
             decode: whole!(B2ndV0, encode),
@@ -836,6 +938,7 @@ fn caterva_v0_vectors_under_every_mutation() {
     assert_eq!(vectors[3].bytes[2], 8, "ndim 8");
 
     let flavours = [
+        engine_flavour!("caterva_v0", CatervaV0, caterva_v0_json),
         Flavour {
             name: "CatervaV0 (Vec)",
             decode: whole!(CatervaV0, encode),
@@ -902,6 +1005,7 @@ fn sensor_v0_vector_under_every_mutation() {
     ];
     let vectors = [Vector::new("hand-derived sensor_v0", sensor)];
     let flavours = [
+        engine_flavour!("sensor_v0", SensorOwned, sensor_v0_json),
         Flavour {
             name: "Vec, String, Box<str>",
             decode: whole!(SensorOwned, encode),

@@ -825,6 +825,7 @@ where
     assert_eq!(decoded.encoded_len(), case.bytes.len(), "{context}: encoded_len");
     let encoded = decoded.encode().unwrap_or_else(|e| panic!("{context}: {e}"));
     assert_eq!(hex(&encoded), hex(&case.bytes), "{context}: encode");
+    common::engine_agrees::<T>(&case.bytes, Some(encoded));
 }
 
 /// Checks every value of `schema` through `T` (which must be bound to it); returns how many
@@ -1087,6 +1088,11 @@ fn refuse_with(
     assert_ne!(bytes[at], byte, "{schema}: not a change");
     bytes[at] = byte;
     let err = decode(&bytes).expect_err(&format!("{schema}: {} decoded", hex(&bytes)));
+    // The run-time engine refuses the same bytes with the same error.
+    match metalayer::value::to_json_value(common::engine_layout(err.schema()), &bytes) {
+        Err(metalayer::value::DecodeFailure::Wire(engine)) => assert_eq!(engine, err, "{schema}: the engine"),
+        other => panic!("{schema}: the engine gives {other:?} where generated code refuses with {err}"),
+    }
     assert_eq!(err.path().to_string(), path, "{schema}: {err}");
     assert_eq!(
         err.to_string(),
@@ -1529,6 +1535,7 @@ fn m_v0_refuses_a_changed_marker() {
 fn each_shape_refuses_the_others_at_the_entry_where_they_differ() {
     fn refused<T: DecodeOwned + Debug>(value_schema: &str) -> String {
         let bytes = value_of(value_schema);
+        common::engine_agrees::<T>(&bytes, None);
         let err = T::decode(&bytes).expect_err(value_schema);
         format!("{} at {}: {err}", err.path(), err.offset())
     }

@@ -87,6 +87,7 @@ where
     assert_eq!(value.encoded_len(), bytes.len(), "{what}: encoded_len");
     let decoded = T::decode(bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
     assert!(decoded == *value, "{what}: decoded another value");
+    common::engine_agrees::<T>(bytes, Some(bytes.to_vec()));
 }
 
 /// Decoding `bytes` fails at `offset`, in `path`, with `kind`.
@@ -104,6 +105,7 @@ fn decode_err<'a, T: Decode<'a>>(bytes: &'a [u8], offset: usize, path: Path, kin
         "{}: the error was `{err}`",
         T::SCHEMA
     );
+    common::engine_agrees::<T>(bytes, None);
     err
 }
 

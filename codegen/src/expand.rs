@@ -185,7 +185,8 @@ pub(crate) fn expand(
                 &ty.text(),
                 None,
             );
-            let path = quote!(#rt::Path::entry(&#metalayer));
+            let name = layout.value_name().unwrap_or(metalayer);
+            let path = quote!(#rt::Path::entry(&#name));
             let value = g.decode(node, &ty_tokens, &path, 1, None, None);
             let var = names::field("value");
             let decode = quote!(let #var: #ty_tokens = #value;);

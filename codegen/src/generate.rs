@@ -500,19 +500,6 @@ impl<'a> Gen<'a> {
 
     /// An integer array counted by an entry with a fixarray header, whose elements are all of one
     /// fixed width and need no check beyond their marker: read with one bounds check.
-    fn fast_array(a: &ArrayType) -> Option<Wire> {
-        if !matches!((a.header, &a.count), (Encoding::Fixed(Wire::FixArray), Count::Entry(_))) {
-            return None;
-        }
-        match &a.element.ty {
-            Type::Int(t) if t.values.is_empty() => match t.encoding {
-                Encoding::Fixed(w) if w != Wire::NegFixInt && w.int_range() == Some((t.min, t.max)) => Some(w),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
     /// An array or map read element by element: its header (`read`), the field type's and the
     /// input's room for the count, then `element`, an expression of the element type, for each
     /// index.
@@ -563,7 +550,7 @@ impl<'a> Gen<'a> {
         let d = names::decoder();
         let (arr, i) = (names::array(depth), names::index(depth));
         let elem_ty = quote!(<#ty as #rt::ArrayField>::Element);
-        if let (Some(w), Some(c), Some(entry)) = (Self::fast_array(a), count, entry) {
+        if let (Some(w), Some(c), Some(entry)) = (a.packed_ints(), count, entry) {
             let (var, name) = (&c.var, c.name);
             if w == Wire::PosFixInt {
                 return quote!({

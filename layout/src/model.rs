@@ -93,6 +93,38 @@ pub struct ArrayType {
     pub header_overflow: Option<String>,
 }
 
+impl ArrayType {
+    /// The elements' wire type when the array is read in one piece: a fixarray counted by an
+    /// earlier entry, of integers of one fixed wire type (not a negative fixint) whose range is
+    /// the wire type's whole range, without named values, like b2nd's `shape`. Such an array is
+    /// read without first checking that the input has room for every element: its errors are
+    /// those of reading the elements one by one.
+    ///
+    /// ```
+    /// use metalayer_layout::{Type, Wire, builtin_layout};
+    ///
+    /// let layout = builtin_layout("b2nd_v1").unwrap();
+    /// let shape = &layout.root_record().unwrap().entries[2].node;
+    /// let Type::Array(a) = &shape.ty else { panic!() };
+    /// assert_eq!(a.packed_ints(), Some(Wire::Int64));
+    /// ```
+    pub fn packed_ints(&self) -> Option<Wire> {
+        if !matches!(
+            (self.header, &self.count),
+            (Encoding::Fixed(Wire::FixArray), Count::Entry(_))
+        ) {
+            return None;
+        }
+        match &self.element.ty {
+            Type::Int(t) if t.values.is_empty() => match t.encoding {
+                Encoding::Fixed(w) if w != Wire::NegFixInt && w.int_range() == Some((t.min, t.max)) => Some(w),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 /// A map of keys to values of one type each, in stored order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MapType {
@@ -383,6 +415,23 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The name errors give the top-level value when it is not a record: the metalayer's name
+    /// (`in LazyArray`), as a record's entries are named by theirs. `None` for a record, whose
+    /// own header is named "the container".
+    ///
+    /// ```
+    /// let lazy = metalayer_layout::builtin_layout("lazyarray_v0").unwrap();
+    /// assert_eq!(lazy.value_name(), Some("LazyArray"));
+    /// let b2nd = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// assert_eq!(b2nd.value_name(), None);
+    /// ```
+    pub fn value_name(&self) -> Option<&str> {
+        match self.root_record() {
+            Some(_) => None,
+            None => Some(&self.metalayer),
+        }
+    }
+
     /// The top-level record, if the top-level value is one.
     ///
     /// ```

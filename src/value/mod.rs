@@ -29,7 +29,7 @@
 //! let err = Typed::new(&layout, &bytes[..20]).unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
-//!     "caterva_v0: at byte 0x14 in blockshape[0]: expected 4 bytes of int32, found 0 (input ends)"
+//!     "caterva_v0: at byte 0x14 in blockshape: expected 5 more bytes, found 0"
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

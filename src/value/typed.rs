@@ -17,7 +17,7 @@ use std::fmt;
 
 use metalayer_layout::encoding;
 use metalayer_layout::{Const, Count, Encoding, Entry, Layout, Node, Record, Role, Type};
-use metalayer_runtime::wire::{Family, Wire, marker};
+use metalayer_runtime::wire::{Family, Wire};
 use metalayer_runtime::{DecodeError, DecodeErrorKind, Decoder, Path};
 use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
 
@@ -125,7 +125,7 @@ pub struct Typed<'a> {
 /// let err = metalayer::value::to_json_value(&layout, &[0x95, 0x00, 0x01, 0x91, 0xd3]).unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     "caterva_v0: at byte 0x05 in shape[0]: expected 8 bytes of int64, found 0 (input ends)"
+///     "caterva_v0: at byte 0x04 in shape: expected 9 more bytes, found 1"
 /// );
 /// ```
 pub fn to_json_value(layout: &Layout, bytes: &[u8]) -> Result<serde_json::Value, DecodeFailure> {
@@ -259,7 +259,6 @@ fn be(bytes: &[u8]) -> u64 {
 /// One walk over a value's bytes: the decoder, and the first failure met.
 struct Reader<'a> {
     layout: &'a Layout,
-    input: &'a [u8],
     d: RefCell<Decoder<'a>>,
     failure: RefCell<Option<DecodeFailure>>,
     /// The last integer read, for the counts of a record's later entries.
@@ -270,7 +269,6 @@ impl<'a> Reader<'a> {
     fn new(layout: &'a Layout, input: &'a [u8]) -> Reader<'a> {
         Reader {
             layout,
-            input,
             d: RefCell::new(Decoder::new(input, intern::text(&layout.schema))),
             failure: RefCell::new(None),
             last_int: Cell::new(None),
@@ -278,11 +276,15 @@ impl<'a> Reader<'a> {
     }
 
     fn root(&self) -> View<'_, 'a> {
+        let path = match self.layout.value_name() {
+            Some(name) => Path::entry(intern::name(name)),
+            None => Path::CONTAINER,
+        };
         View {
             r: self,
             node: &self.layout.root,
             role: &FIELD,
-            path: Path::CONTAINER,
+            path,
             depth: 0,
             siblings: None,
         }
@@ -528,8 +530,12 @@ impl<'r, 'a> View<'r, 'a> {
     fn array<S: Serializer>(&self, a: &'a metalayer_layout::ArrayType, serializer: S) -> Result<S::Ok, S::Error> {
         self.depth(self.path)?;
         let len = self.count(a.header, Family::Array, &a.count, self.path)?;
-        let min = a.element.min_size(self.r.layout);
-        self.r.read(|d| d.fits(len, min, self.path))?;
+        if a.packed_ints().is_none() {
+            // Generated decoders check the room for every element first, but for arrays read
+            // in one piece, whose errors are those of reading element by element.
+            let min = a.element.min_size(self.r.layout);
+            self.r.read(|d| d.fits(len, min, self.path))?;
+        }
         let mut seq = serializer.serialize_seq(Some(len))?;
         for i in 0..len {
             seq.serialize_element(&self.at(&a.element, self.path.index(i)))?;
@@ -618,8 +624,7 @@ impl Serialize for View<'_, '_> {
             Type::Bool => {
                 let value = r.read(|d| d.bool(path))?;
                 if let Role::Const(Const::Bool(expected)) = self.role {
-                    let encoding = |b: bool| if b { marker::TRUE } else { marker::FALSE };
-                    r.read(|d| d.constant_bytes(at, &[encoding(value)], intern::bytes(&[encoding(*expected)]), path))?;
+                    r.read(|d| d.constant(at, i128::from(value), i128::from(*expected), path))?;
                 }
                 serializer.serialize_bool(value)
             }
@@ -630,9 +635,8 @@ impl Serialize for View<'_, '_> {
                     d.bytes(w.width(), path)
                 })?;
                 if let Role::Const(c @ Const::Float(_)) = self.role {
-                    let found = r.input.get(at..self.position()).unwrap_or_default();
-                    let expected = intern::bytes(&encoding::const_bytes(self.node, c));
-                    r.read(|d| d.constant_bytes(at, found, expected, path))?;
+                    let expected = intern::bytes(&encoding::const_payload(self.node, c));
+                    r.read(|d| d.constant_bytes(at, payload, expected, path))?;
                 }
                 let bits = be(payload);
                 if *w == Wire::Float32 {
@@ -648,8 +652,7 @@ impl Serialize for View<'_, '_> {
                     Encoding::Canonical { lenient } => d.any_ext_header(!lenient, path),
                 })?;
                 if let Some(expected) = t.ext_type {
-                    // The type byte is the header's last.
-                    r.read(|d| d.ext_type(d.position() - 1, ty, expected, path))?;
+                    r.read(|d| d.ext_type(at, ty, expected, path))?;
                 }
                 let data = r.read(|d| d.bytes(len, path))?;
                 let mut map = serializer.serialize_map(Some(2))?;

@@ -51,3 +51,134 @@ pub fn caterva_v0() -> impl Strategy<Value = CatervaV0> {
             })
     })
 }
+
+/// The layout of `schema` for the run-time engine (`metalayer::value`): a built-in, or a
+/// schema file of `tests/schemas` or `examples/schemas`, with the files it extends or includes.
+pub fn engine_layout(schema: &str) -> &'static metalayer_layout::Layout {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    if let Some(layout) = metalayer::report::builtin(schema) {
+        return layout;
+    }
+    static FILES: OnceLock<Mutex<HashMap<String, &'static metalayer_layout::Layout>>> = OnceLock::new();
+    let mut files = FILES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(layout) = files.get(schema) {
+        return layout;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = ["tests/schemas", "examples/schemas"]
+        .iter()
+        .map(|dir| root.join(dir).join(format!("{schema}.toml")))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("no schema file for {schema}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let source = metalayer_layout::Source {
+        name: schema.to_owned(),
+        path: Some(path.display().to_string()),
+        text,
+    };
+    let layout = metalayer_layout::parse_with(source, &mut |reference, from| {
+        if let Some(b) = metalayer_layout::builtin(reference) {
+            return Ok(metalayer_layout::Source {
+                name: b.name.to_owned(),
+                path: None,
+                text: b.text.to_owned(),
+            });
+        }
+        let dir = from.path.as_deref().and_then(|p| std::path::Path::new(p).parent());
+        let path = dir.unwrap_or(root).join(reference);
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(metalayer_layout::Source {
+            name: reference.to_owned(),
+            path: Some(path.display().to_string()),
+            text,
+        })
+    })
+    .unwrap_or_else(|e| panic!("{schema}: {e:?}"));
+    let layout: &'static metalayer_layout::Layout = Box::leak(Box::new(layout));
+    files.insert(schema.to_owned(), layout);
+    layout
+}
+
+/// The run-time engine agrees with the generated decoder `T` on `bytes`: both decode them, and
+/// the engine's JSON encodes back to the very bytes `T`'s value encodes to (`encoded`); or both
+/// refuse them with the same error (offset, entry path, kind, and so message).
+///
+/// Two refusals belong to one side and are not compared:
+/// - a generated decoder also refuses values its field types cannot hold (a fixed capacity or
+///   length, an integer type narrower than the schema's range), which the engine, with no field
+///   types, reads;
+/// - the engine refuses a map whose keys are JSON object keys (strings, byte strings) when it
+///   holds one key twice, which a JSON object cannot; a generated `Vec<(K, V)>` keeps both.
+#[track_caller]
+pub fn engine_agrees<'a, T: metalayer::Decode<'a>>(bytes: &'a [u8], encoded: Option<Vec<u8>>) {
+    use metalayer::DecodeErrorKind as K;
+    let schema = T::SCHEMA;
+    let layout = engine_layout(schema);
+    let engine = metalayer::value::to_json_value(layout, bytes);
+    match (T::decode(bytes), engine) {
+        (Err(e), Ok(_))
+            if matches!(
+                e.kind(),
+                K::Capacity { .. } | K::StrCapacity { .. } | K::FixedLength { .. } | K::OutOfRange { .. }
+            ) && field_type_refusal(layout, &e) => {}
+        (Ok(_), Err(metalayer::value::DecodeFailure::DuplicateKey { .. })) => {}
+        (Ok(value), Ok(json)) => {
+            let generated = encoded.unwrap_or_else(|| value.encode().expect("a decoded value encodes"));
+            let back = metalayer::value::encode(layout, &json)
+                .unwrap_or_else(|e| panic!("{schema}: the engine's {json} does not encode: {e}"));
+            assert_eq!(back, generated, "{schema}: the engine's {json} encodes to other bytes");
+        }
+        (Err(e), Err(metalayer::value::DecodeFailure::Wire(engine))) => {
+            assert_eq!(
+                engine, e,
+                "{schema}: the engine refuses with `{engine}`, generated code with `{e}`"
+            );
+        }
+        (Ok(_), Err(e)) => panic!("{schema}: the engine refuses what generated code decodes: {e}"),
+        (Err(e), Ok(json)) => panic!("{schema}: the engine decodes {json} where generated code refuses: {e}"),
+        (Err(e), Err(engine)) => panic!("{schema}: generated code refuses with `{e}`, the engine with `{engine}`"),
+    }
+}
+
+/// Whether a generated decoder's error comes from its field type rather than the schema: a
+/// capacity or fixed length, or a range narrower than the range the schema states there.
+fn field_type_refusal(layout: &metalayer_layout::Layout, e: &metalayer::DecodeError) -> bool {
+    match e.kind() {
+        metalayer::DecodeErrorKind::OutOfRange { min, max, found } => {
+            // An integer node of the schema holds the value found, in a range wider than the one
+            // the error names: the narrower range is the field type's.
+            let (min, max, found) = (min.get(), max.get(), found.get());
+            schema_int_ranges(layout)
+                .iter()
+                .any(|&(lo, hi)| (lo..=hi).contains(&found) && (lo < min || hi > max))
+        }
+        _ => true,
+    }
+}
+
+/// The ranges of the integer nodes of a layout.
+fn schema_int_ranges(layout: &metalayer_layout::Layout) -> Vec<(i128, i128)> {
+    fn walk(node: &metalayer_layout::Node, out: &mut Vec<(i128, i128)>) {
+        use metalayer_layout::Type;
+        match &node.ty {
+            Type::Int(t) => out.push((t.min, t.max)),
+            Type::Array(a) => walk(&a.element, out),
+            Type::Map(m) => {
+                walk(&m.key, out);
+                walk(&m.value, out);
+            }
+            Type::Record(r) => r.entries.iter().for_each(|e| walk(&e.node, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(&layout.root, &mut out);
+    for t in &layout.types {
+        t.record.entries.iter().for_each(|e| walk(&e.node, &mut out));
+    }
+    out
+}
