@@ -354,6 +354,58 @@ pub struct FrameMetalayer {
     pub content: Vec<u8>,
 }
 
+/// A [`FrameMetalayer`] that borrows its name and content from the frame's bytes, as
+/// [`parse_frame_borrowed`] returns it.
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+/// let bytes = std::fs::read(path).unwrap();
+/// let frame = metalayer::frame::parse_frame_borrowed(&bytes)?;
+/// let units = &frame.metalayers[1];
+/// assert_eq!((units.name, units.content), ("units", &b"\xa6kelvin"[..]));
+/// assert_eq!(&bytes[units.offset as usize..][..7], units.content);
+/// assert_eq!(units.to_owned().content, b"\xa6kelvin");
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MetalayerRef<'a> {
+    /// The metalayer's name.
+    pub name: &'a str,
+    /// The absolute offset of the content's first byte, as [`FrameMetalayer::offset`].
+    pub offset: u64,
+    /// The content without the `0xc6` framing, as [`FrameMetalayer::content`].
+    pub content: &'a [u8],
+}
+
+impl MetalayerRef<'_> {
+    /// The metalayer with its name and content copied.
+    pub fn to_owned(&self) -> FrameMetalayer {
+        FrameMetalayer {
+            name: self.name.to_owned(),
+            offset: self.offset,
+            content: self.content.to_vec(),
+        }
+    }
+}
+
+impl FrameMetalayer {
+    /// The metalayer, borrowed.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// let metalayers = metalayer::frame::read_metalayers(path)?;
+    /// assert_eq!(metalayers[0].borrowed().name, "b2nd");
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn borrowed(&self) -> MetalayerRef<'_> {
+        MetalayerRef {
+            name: &self.name,
+            offset: self.offset,
+            content: &self.content,
+        }
+    }
+}
+
 /// The fixed fields of a frame header, copied out of [`FrameHeader`].
 ///
 /// ```
@@ -513,6 +565,33 @@ pub struct Frame {
     pub trailer: Trailer,
     /// The vlmetalayers, in stored order; each offset is absolute in the frame.
     pub vlmetalayers: Vec<FrameMetalayer>,
+}
+
+/// A [`Frame`] whose metalayers and vlmetalayers borrow from the frame's bytes, as
+/// [`parse_frame_borrowed`] returns it: nothing is copied.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct FrameRef<'a> {
+    /// The header's fixed fields.
+    pub header: Header,
+    /// The metalayers, in stored order.
+    pub metalayers: Vec<MetalayerRef<'a>>,
+    /// The trailer's place and fields.
+    pub trailer: Trailer,
+    /// The vlmetalayers, in stored order; each offset is absolute in the frame.
+    pub vlmetalayers: Vec<MetalayerRef<'a>>,
+}
+
+impl FrameRef<'_> {
+    /// The frame with every name and content copied.
+    pub fn to_owned(&self) -> Frame {
+        Frame {
+            header: self.header,
+            metalayers: self.metalayers.iter().map(MetalayerRef::to_owned).collect(),
+            trailer: self.trailer,
+            vlmetalayers: self.vlmetalayers.iter().map(MetalayerRef::to_owned).collect(),
+        }
+    }
 }
 
 /// Why a frame header or trailer could not be read.
@@ -1291,14 +1370,14 @@ fn target(raw: i32, buf: &[u8], placement: &Placement) -> Result<usize, Miss> {
 /// The metalayers of a decoded section, each content found through its offset, as c-blosc2
 /// finds them; `base` is the buffer's offset in the frame. `refuse` builds the error for an
 /// offset that misses: where the offset is stored (in the buffer), the name, the stored value.
-fn resolve(
-    offsets: &[(&str, i32)],
-    contents: &[&[u8]],
+fn resolve<'b>(
+    offsets: &[(&'b str, i32)],
+    contents: &[&'b [u8]],
     buf: &[u8],
     placement: &Placement,
     base: u64,
     refuse: impl Fn(usize, &str, i32, Miss) -> FrameError,
-) -> Result<Vec<FrameMetalayer>, FrameError> {
+) -> Result<Vec<MetalayerRef<'b>>, FrameError> {
     let mut metalayers = Vec::with_capacity(offsets.len());
     for (i, &(name, raw)) in offsets.iter().enumerate() {
         let offset_at = placement.offset_at.get(i).copied().unwrap_or_default();
@@ -1311,10 +1390,10 @@ fn resolve(
             .copied()
             .unwrap_or_default()
             .saturating_add(5);
-        metalayers.push(FrameMetalayer {
-            name: name.to_owned(),
+        metalayers.push(MetalayerRef {
+            name,
             offset: base.saturating_add(wide(start)),
-            content: content.to_vec(),
+            content,
         });
     }
     Ok(metalayers)
@@ -1403,7 +1482,7 @@ fn header_error(error: DecodeError, header: &[u8]) -> FrameError {
 
 /// Decodes a header of exactly `header_len` bytes (the prefix checked) and finds its
 /// metalayers.
-fn decode_header(header: &[u8]) -> Result<(FrameHeader<'_>, Vec<FrameMetalayer>), FrameError> {
+fn decode_header(header: &[u8]) -> Result<(FrameHeader<'_>, Vec<MetalayerRef<'_>>), FrameError> {
     let header_len = header.len();
     let (decoded, end) = FrameHeader::decode_prefix(header).map_err(|e| header_error(e, header))?;
     let index = &decoded.metalayers;
@@ -1502,7 +1581,7 @@ fn header_bytes(frame: &[u8]) -> Result<&[u8], FrameError> {
 /// # Ok::<(), metalayer::frame::FrameError>(())
 /// ```
 pub fn parse_header(header: &[u8]) -> Result<Vec<FrameMetalayer>, FrameError> {
-    decode_header(header_bytes(header)?).map(|(_, metalayers)| metalayers)
+    decode_header(header_bytes(header)?).map(|(_, metalayers)| metalayers.iter().map(MetalayerRef::to_owned).collect())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1572,7 +1651,7 @@ fn decode_trailer(
     trailer: &[u8],
     trailer_offset: u64,
     frame_len: u64,
-) -> Result<(FrameTrailer<'_>, Vec<FrameMetalayer>), FrameError> {
+) -> Result<(FrameTrailer<'_>, Vec<MetalayerRef<'_>>), FrameError> {
     let (decoded, end) =
         FrameTrailer::decode_prefix(trailer).map_err(|e| trailer_error(e, trailer, trailer_offset, frame_len))?;
     let index = &decoded.vlmetalayers;
@@ -1615,13 +1694,13 @@ fn decode_trailer(
     Ok((decoded, vlmetalayers))
 }
 
-fn frame_of(
-    header: (&FrameHeader<'_>, usize, Vec<FrameMetalayer>),
-    trailer: (&FrameTrailer<'_>, u64, Vec<FrameMetalayer>),
-) -> Frame {
+fn frame_of<'a>(
+    header: (&FrameHeader<'_>, usize, Vec<MetalayerRef<'a>>),
+    trailer: (&FrameTrailer<'_>, u64, Vec<MetalayerRef<'a>>),
+) -> FrameRef<'a> {
     let (h, header_len, metalayers) = header;
     let (t, offset, vlmetalayers) = trailer;
-    Frame {
+    FrameRef {
         header: Header::of(h, header_len),
         metalayers,
         trailer: Trailer {
@@ -1664,6 +1743,21 @@ fn span(bytes: &[u8], at: u64, len: u64) -> &[u8] {
 /// # Ok::<(), metalayer::frame::FrameError>(())
 /// ```
 pub fn parse_frame(frame: &[u8]) -> Result<Frame, FrameError> {
+    parse_frame_borrowed(frame).map(|f| f.to_owned())
+}
+
+/// [`parse_frame`], with the metalayers and vlmetalayers borrowed from `frame`: nothing is
+/// copied, so a frame held in memory (one stored in a value, say) is read at no cost beyond
+/// its index.
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/scalars.b2nd");
+/// let bytes = std::fs::read(path).unwrap();
+/// let frame = metalayer::frame::parse_frame_borrowed(&bytes)?;
+/// assert_eq!(frame.to_owned(), metalayer::frame::parse_frame(&bytes)?);
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+pub fn parse_frame_borrowed(frame: &[u8]) -> Result<FrameRef<'_>, FrameError> {
     let (header_len, frame_len) = prefix_lens(frame)?;
     let header = frame.get(..header_len).ok_or(FrameError::HeaderLenExceedsInput {
         header_len,
@@ -1733,10 +1827,7 @@ fn read_frame_with<R: Read + Seek>(
     let (trailer_offset, trailer_len) = trailer_place(&tail, tail_at, header_len, h.frame_len)?;
     let trailer = read_at(reader, trailer_offset, u64::from(trailer_len), io_error)?;
     let (t, vlmetalayers) = decode_trailer(&trailer, trailer_offset, h.frame_len)?;
-    Ok(frame_of(
-        (&h, header_len, metalayers),
-        (&t, trailer_offset, vlmetalayers),
-    ))
+    Ok(frame_of((&h, header_len, metalayers), (&t, trailer_offset, vlmetalayers)).to_owned())
 }
 
 /// Reads a frame's metalayers from `reader`, reading its header only.
@@ -1748,7 +1839,7 @@ fn read_metalayers_with<R: Read + Seek>(
     let (header, _) = read_header(reader, io_error)?;
     let (h, metalayers) = decode_header(header_bytes(&header)?)?;
     check_sparse(&h, sparse_dir)?;
-    Ok(metalayers)
+    Ok(metalayers.iter().map(MetalayerRef::to_owned).collect())
 }
 
 /// In a sparse-frame directory, `chunks.b2frame` must say it is a sparse frame.

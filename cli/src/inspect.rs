@@ -88,7 +88,7 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
 /// A frame's report with its path first.
 struct PathReport<'p, 'r> {
     path: &'p Path,
-    report: &'r FrameReport<'r>,
+    report: &'r FrameReport<'r, 'static>,
 }
 
 impl Serialize for PathReport<'_, '_> {

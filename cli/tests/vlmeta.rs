@@ -2,84 +2,13 @@
 //! that lie about their size; trailers that cannot be read; vlmetalayers named like built-in
 //! layouts, and decoded with `--schemas`.
 //!
-//! Frames are built here from `blosc2-4/meta_user.b2nd`'s header (240 bytes, five metalayers)
-//! and a trailer written byte by byte from the msgpack spec; each vlmetalayer's chunk is a
-//! Blosc2 chunk stored uncompressed, its 32-byte header shaped as python-blosc2's are (see
-//! `expected.json`, `bin8_0`: `05 01 07 01`, nbytes, blocksize and cbytes as little-endian u32,
-//! then `00000000 00010500 00000000 00000000`).
+//! Frames are built by `common::frame` (see there) from `blosc2-4/meta_user.b2nd`'s header and
+//! a trailer written byte by byte from the msgpack spec.
 #![cfg(feature = "inspect")]
 
 mod common;
 
-use std::path::Path;
-
-use common::{json, read_fixture, run, scratch, stderr};
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("write");
-    path.display().to_string()
-}
-
-/// A Blosc2 chunk holding `data` uncompressed.
-fn chunk(data: &[u8]) -> Vec<u8> {
-    let n = data.len() as u32;
-    let mut c = vec![0x05, 0x01, 0x07, 0x01];
-    c.extend_from_slice(&n.to_le_bytes());
-    c.extend_from_slice(&n.to_le_bytes());
-    c.extend_from_slice(&(n + 32).to_le_bytes());
-    c.extend_from_slice(&[0, 0, 0, 0, 0, 0x01, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    c.extend_from_slice(data);
-    c
-}
-
-/// A frame with meta_user's header and these vlmetalayers, each a chunk as stored.
-fn frame(vlmetalayers: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let original = read_fixture("files/blosc2-4/meta_user.b2nd");
-    let mut frame = original[..240].to_vec();
-    frame[0x44] = if vlmetalayers.is_empty() { 0xc2 } else { 0xc3 };
-    // 94 01: fixarray(4), version 1; 93 cd <size> de <n>: the section, its size, a map16.
-    let mut t = vec![0x94, 0x01, 0x93, 0xcd, 0, 0, 0xde];
-    t.extend_from_slice(&(vlmetalayers.len() as u16).to_be_bytes());
-    let names_len: usize = vlmetalayers.iter().map(|(name, _)| 1 + name.len() + 5).sum();
-    // Contents start after the map's pairs, 0xdc and its u16 count.
-    let mut offset = t.len() + names_len + 3;
-    for (name, content) in vlmetalayers {
-        t.push(0xa0 + name.len() as u8);
-        t.extend_from_slice(name.as_bytes());
-        t.push(0xd2);
-        t.extend_from_slice(&(offset as i32).to_be_bytes());
-        offset += 5 + content.len();
-    }
-    let size = (t.len() - 3) as u16;
-    t[4..6].copy_from_slice(&size.to_be_bytes());
-    t.push(0xdc);
-    t.extend_from_slice(&(vlmetalayers.len() as u16).to_be_bytes());
-    for (_, content) in vlmetalayers {
-        t.push(0xc6);
-        t.extend_from_slice(&(content.len() as u32).to_be_bytes());
-        t.extend_from_slice(content);
-    }
-    // ce <trailer_len>, then the fingerprint: d8 00 and 16 zeros.
-    let len = (t.len() + 23) as u32;
-    t.push(0xce);
-    t.extend_from_slice(&len.to_be_bytes());
-    t.extend_from_slice(&[0xd8, 0x00]);
-    t.extend_from_slice(&[0; 16]);
-    frame.extend_from_slice(&t);
-    let frame_len = frame.len() as u64;
-    frame[16..24].copy_from_slice(&frame_len.to_be_bytes());
-    frame
-}
-
-/// msgpack ext32 of type 42 holding `data`: `c9 <len u32> 2a data`.
-fn ext42(data: &[u8]) -> Vec<u8> {
-    let mut v = vec![0xc9];
-    v.extend_from_slice(&(data.len() as u32).to_be_bytes());
-    v.push(42);
-    v.extend_from_slice(data);
-    v
-}
+use common::{chunk, ext42, frame, json, read_fixture, run, scratch, stderr, write};
 
 #[test]
 fn built_frames_read_as_built() {

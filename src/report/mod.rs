@@ -38,17 +38,20 @@ mod registry;
 
 pub use registry::{Registry, Selected, UserLayout, builtin, candidates};
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::io::{self, Write};
 
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
-use crate::frame::{self, Frame, FrameMetalayer};
+use crate::frame::{self, Frame, FrameMetalayer, FrameRef, Header, MetalayerRef, Trailer};
 use crate::value::json::Hex;
 use crate::value::{Budget, Clip, DEPTH_LIMIT, Held, Msgpack, Style, Typed, shown_name, write_text};
 
 /// The longest text a line of the text report shows of a value or its hex; JSON shows all.
 pub const TEXT_MAX_CHARS: usize = 1000;
+
+/// The most errors a context keeps with their places; one more line counts the rest.
+pub const MAX_ERRORS: usize = 100;
 
 /// An error's message followed by those of its sources, each after `: `.
 pub(crate) fn chain(error: &dyn std::error::Error) -> String {
@@ -69,6 +72,8 @@ pub struct Context<'r> {
     registry: &'r Registry,
     budget: Budget,
     errors: RefCell<Vec<String>>,
+    /// Errors past [`MAX_ERRORS`], counted.
+    more_errors: Cell<usize>,
     /// Where the report is, for errors: the item, and each frame nested in a value.
     place: RefCell<Vec<String>>,
     /// The frames a text line's value holds, to be shown after it.
@@ -87,6 +92,7 @@ impl<'r> Context<'r> {
             registry,
             budget,
             errors: RefCell::new(Vec::new()),
+            more_errors: Cell::new(0),
             place: RefCell::new(Vec::new()),
             text_frames: RefCell::new(Vec::new()),
         }
@@ -100,18 +106,35 @@ impl<'r> Context<'r> {
     /// The errors met so far, each with its place (`vlmetalayer "k" (chunk at file byte
     /// 0x2c1): frame at byte 0x12 of the value: metalayer "b2nd" (content at frame byte 0x6a):
     /// ...`), and forgets them.
+    /// At most [`MAX_ERRORS`] are kept, then one line counts the others.
     pub fn take_errors(&self) -> Vec<String> {
-        std::mem::take(&mut self.errors.borrow_mut())
+        let mut errors = std::mem::take(&mut *self.errors.borrow_mut());
+        let more = self.more_errors.replace(0);
+        if more > 0 {
+            errors.push(format!("{more} more errors in this input"));
+        }
+        errors
+    }
+
+    /// Notes an error at the current place.
+    pub(crate) fn note_error(&self, message: &str) {
+        self.error(message);
     }
 
     fn error(&self, message: &str) {
+        let mut errors = self.errors.borrow_mut();
+        if errors.len() >= MAX_ERRORS {
+            // The last one counts the rest.
+            self.more_errors.set(self.more_errors.get() + 1);
+            return;
+        }
         let place = self.place.borrow();
         let mut text = place.join(": ");
         if !text.is_empty() {
             text.push_str(": ");
         }
         text.push_str(message);
-        self.errors.borrow_mut().push(text);
+        errors.push(text);
     }
 
     /// Runs `f` with `place` added to where errors are.
@@ -138,20 +161,23 @@ impl<'r> Context<'r> {
     ) -> Result<(), M::Error> {
         match self.nested_frame(data, at, depth) {
             Ok(frame) => self.at(nested_place(at), || {
-                map.serialize_entry("frame", &FrameReport::nested(self, Reading::Whole(frame), depth))
+                map.serialize_entry("frame", &FrameReport::nested(self, Data::Nested(frame), depth))
             }),
             Err(error) => map.serialize_entry("error", &error),
         }
     }
 
     /// The frame in an ext 42, or why it is not shown (also noted as an error).
-    fn nested_frame(&self, data: &[u8], at: usize, depth: usize) -> Result<Frame, String> {
+    fn nested_frame<'d>(&self, data: &'d [u8], at: usize, depth: usize) -> Result<FrameRef<'d>, String> {
         let result = if depth >= DEPTH_LIMIT {
             Err(format!(
                 "not inspected: nested deeper than {DEPTH_LIMIT} levels (arrays, maps, ext payloads and frames count together)"
             ))
         } else {
-            frame::parse_frame(data).map_err(|e| chain(&e))
+            match self.budget.read(0) {
+                Ok(()) => frame::parse_frame_borrowed(data).map_err(|e| chain(&e)),
+                Err(e) => Err(e.to_string()),
+            }
         };
         if let Err(error) = &result {
             self.error(&format!("{}: {error}", nested_place(at)));
@@ -195,37 +221,72 @@ pub enum Reading {
 /// decompresses and decodes as it writes, within the context's budget, and notes errors in the
 /// context: write a report once.
 #[derive(Debug)]
-pub struct FrameReport<'x> {
-    cx: &'x Context<'x>,
-    reading: Reading,
+pub struct FrameReport<'c, 'd> {
+    cx: &'c Context<'c>,
+    data: Data<'d>,
     depth: usize,
 }
 
-impl<'x> FrameReport<'x> {
-    /// The report of a frame read from an input.
-    pub fn new(cx: &'x Context<'x>, reading: Reading) -> FrameReport<'x> {
-        FrameReport::nested(cx, reading, 0)
-    }
+/// A report's frame: read from an input, or borrowed from a value that holds it.
+#[derive(Debug)]
+enum Data<'d> {
+    Read(Reading),
+    Nested(FrameRef<'d>),
+}
 
-    fn nested(cx: &'x Context<'x>, reading: Reading, depth: usize) -> FrameReport<'x> {
-        if let Reading::Header { trailer_error, .. } = &reading {
+impl<'c> FrameReport<'c, 'static> {
+    /// The report of a frame read from an input.
+    pub fn new(cx: &'c Context<'c>, reading: Reading) -> FrameReport<'c, 'static> {
+        FrameReport::nested(cx, Data::Read(reading), 0)
+    }
+}
+
+impl<'c, 'd> FrameReport<'c, 'd> {
+    fn nested(cx: &'c Context<'c>, data: Data<'d>, depth: usize) -> FrameReport<'c, 'd> {
+        if let Data::Read(Reading::Header { trailer_error, .. }) = &data {
             cx.error(&format!("the trailer: {trailer_error}"));
         }
-        FrameReport { cx, reading, depth }
+        FrameReport { cx, data, depth }
     }
 
-    fn metalayers(&self) -> &[FrameMetalayer] {
-        match &self.reading {
-            Reading::Whole(frame) => &frame.metalayers,
-            Reading::Header { metalayers, .. } => metalayers,
+    /// The header's and the trailer's fields, when the trailer could be read.
+    fn fields(&self) -> Option<(&Header, &Trailer)> {
+        match &self.data {
+            Data::Read(Reading::Whole(frame)) => Some((&frame.header, &frame.trailer)),
+            Data::Read(Reading::Header { .. }) => None,
+            Data::Nested(frame) => Some((&frame.header, &frame.trailer)),
+        }
+    }
+
+    /// Why the trailer could not be read, when it could not.
+    fn trailer_error(&self) -> Option<&str> {
+        match &self.data {
+            Data::Read(Reading::Header { trailer_error, .. }) => Some(trailer_error),
+            _ => None,
+        }
+    }
+
+    fn metalayers(&self) -> Vec<MetalayerRef<'_>> {
+        match &self.data {
+            Data::Read(Reading::Whole(frame)) => frame.metalayers.iter().map(FrameMetalayer::borrowed).collect(),
+            Data::Read(Reading::Header { metalayers, .. }) => metalayers.iter().map(FrameMetalayer::borrowed).collect(),
+            Data::Nested(frame) => frame.metalayers.clone(),
+        }
+    }
+
+    fn vlmetalayers(&self) -> Vec<MetalayerRef<'_>> {
+        match &self.data {
+            Data::Read(Reading::Whole(frame)) => frame.vlmetalayers.iter().map(FrameMetalayer::borrowed).collect(),
+            Data::Read(Reading::Header { .. }) => Vec::new(),
+            Data::Nested(frame) => frame.vlmetalayers.clone(),
         }
     }
 
     /// Writes the report's entries into a map being serialized: a caller adds its own (a
     /// path) around them.
     pub fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        if let Reading::Whole(frame) = &self.reading {
-            map.serialize_entry("header", &header::header_json(&frame.header))?;
+        if let Some((header, _)) = self.fields() {
+            map.serialize_entry("header", &header::header_json(header))?;
         }
         map.serialize_entry(
             "metalayers",
@@ -234,14 +295,12 @@ impl<'x> FrameReport<'x> {
                 vl: false,
             },
         )?;
-        match &self.reading {
-            Reading::Whole(frame) => {
-                map.serialize_entry("trailer", &header::trailer_json(&frame.trailer))?;
-                map.serialize_entry("vlmetalayers", &Items { report: self, vl: true })?;
-            }
-            Reading::Header { trailer_error, .. } => {
-                map.serialize_entry("error", &format!("the trailer: {trailer_error}"))?;
-            }
+        if let Some((_, trailer)) = self.fields() {
+            map.serialize_entry("trailer", &header::trailer_json(trailer))?;
+            map.serialize_entry("vlmetalayers", &Items { report: self, vl: true })?;
+        }
+        if let Some(trailer_error) = self.trailer_error() {
+            map.serialize_entry("error", &format!("the trailer: {trailer_error}"))?;
         }
         Ok(())
     }
@@ -271,32 +330,30 @@ impl<'x> FrameReport<'x> {
     fn text<W: Write>(&self, out: &mut W, shown: &str, sparse: bool, indent: usize) -> io::Result<()> {
         let kind = if sparse { "  (sparse frame)" } else { "" };
         let metalayers = self.metalayers();
-        let vl = match &self.reading {
-            Reading::Whole(frame) => format!(", {}", counted(frame.vlmetalayers.len(), "vlmetalayer")),
-            Reading::Header { .. } => "; the trailer could not be read".to_owned(),
+        let vlmetalayers = self.vlmetalayers();
+        let vl = match self.fields() {
+            Some(_) => format!(", {}", counted(vlmetalayers.len(), "vlmetalayer")),
+            None => "; the trailer could not be read".to_owned(),
         };
         writeln!(out, "{shown}: {}{vl}{kind}", counted(metalayers.len(), "metalayer"))?;
         let pad = " ".repeat(indent);
-        if let Reading::Whole(frame) = &self.reading {
-            write_lines(out, indent + 2, &header::header_lines(&frame.header, &frame.trailer))?;
+        if let Some((header, trailer)) = self.fields() {
+            write_lines(out, indent + 2, &header::header_lines(header, trailer))?;
         }
-        self.text_items(out, &pad, metalayers, false, indent)?;
-        if let Reading::Whole(frame) = &self.reading {
-            self.text_items(out, &pad, &frame.vlmetalayers, true, indent)?;
-        }
-        Ok(())
+        self.text_items(out, &pad, &metalayers, false, indent)?;
+        self.text_items(out, &pad, &vlmetalayers, true, indent)
     }
 
     fn text_items<W: Write>(
         &self,
         out: &mut W,
         pad: &str,
-        items: &[FrameMetalayer],
+        items: &[MetalayerRef<'_>],
         vl: bool,
         indent: usize,
     ) -> io::Result<()> {
         let prefix = if vl { "vlmeta " } else { "" };
-        let names: Vec<String> = items.iter().map(|m| shown_name(&m.name).into_owned()).collect();
+        let names: Vec<String> = items.iter().map(|m| shown_name(m.name).into_owned()).collect();
         let name_width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
         let lens: Vec<Option<usize>> = items.iter().map(|m| item_len(m, vl)).collect();
         let len_width = lens.iter().flatten().map(|n| n.to_string().len()).max().unwrap_or(0);
@@ -309,7 +366,7 @@ impl<'x> FrameReport<'x> {
         for ((m, name), size) in items.iter().zip(&names).zip(&sizes) {
             let item = Item {
                 cx: self.cx,
-                m,
+                m: *m,
                 vl,
                 depth: self.depth,
             };
@@ -323,7 +380,7 @@ impl<'x> FrameReport<'x> {
     }
 }
 
-impl Serialize for FrameReport<'_> {
+impl Serialize for FrameReport<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         self.serialize_entries(&mut map)?;
@@ -333,11 +390,11 @@ impl Serialize for FrameReport<'_> {
 
 /// An item's length: a metalayer's, or a vlmetalayer's `nbytes` from its chunk's header
 /// (`None` when the header does not read).
-fn item_len(m: &FrameMetalayer, vl: bool) -> Option<usize> {
+fn item_len(m: &MetalayerRef<'_>, vl: bool) -> Option<usize> {
     if !vl {
         return Some(m.content.len());
     }
-    crate::vlmeta::ChunkHeader::parse(&m.content).ok().map(|h| h.nbytes)
+    crate::vlmeta::ChunkHeader::parse(m.content).ok().map(|h| h.nbytes)
 }
 
 /// The size column of an item: `53 bytes`, ` 1 byte`, `7 bytes (39 stored)` for a vlmetalayer,
@@ -369,16 +426,17 @@ fn write_lines<W: Write>(out: &mut W, indent: usize, lines: &[(String, String)])
 }
 
 /// A report's metalayers or vlmetalayers, as a JSON array.
-struct Items<'r, 'x> {
-    report: &'r FrameReport<'x>,
+struct Items<'r, 'c, 'd> {
+    report: &'r FrameReport<'c, 'd>,
     vl: bool,
 }
 
-impl Serialize for Items<'_, '_> {
+impl Serialize for Items<'_, '_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let items = match (&self.report.reading, self.vl) {
-            (Reading::Whole(frame), true) => &frame.vlmetalayers[..],
-            _ => self.report.metalayers(),
+        let items = if self.vl {
+            self.report.vlmetalayers()
+        } else {
+            self.report.metalayers()
         };
         let mut seq = serializer.serialize_seq(Some(items.len()))?;
         for m in items {
@@ -397,7 +455,7 @@ impl Serialize for Items<'_, '_> {
 /// One metalayer or vlmetalayer of a frame `depth` levels down.
 struct Item<'m, 'x> {
     cx: &'x Context<'x>,
-    m: &'m FrameMetalayer,
+    m: MetalayerRef<'m>,
     vl: bool,
     depth: usize,
 }
@@ -441,11 +499,16 @@ impl<'m, 'x> Item<'m, 'x> {
 
     /// The item's bytes: a metalayer's content, or a vlmetalayer's chunk decompressed.
     fn bytes(&self) -> Result<Bytes<'m, 'x>, String> {
-        if !self.vl {
-            return Ok(Bytes::Stored(&self.m.content));
-        }
-        match self.cx.budget.decompress(&self.m.content) {
-            Ok(held) => Ok(Bytes::Held(held)),
+        let read = if self.vl {
+            self.cx.budget.decompress(self.m.content).map(Bytes::Held)
+        } else {
+            self.cx
+                .budget
+                .read(self.m.content.len())
+                .map(|()| Bytes::Stored(self.m.content))
+        };
+        match read {
+            Ok(bytes) => Ok(bytes),
             Err(e) => {
                 let text = chain(&e);
                 self.cx.error(&text);
@@ -458,9 +521,9 @@ impl<'m, 'x> Item<'m, 'x> {
     fn content<'b>(&self, bytes: &'b [u8]) -> Content<'b, 'x> {
         let registry = self.cx.registry;
         let selected = if self.vl {
-            registry.select_vlmeta(&self.m.name, bytes)
+            registry.select_vlmeta(self.m.name, bytes)
         } else {
-            registry.select(&self.m.name, bytes)
+            registry.select(self.m.name, bytes)
         };
         match selected {
             Selected::Decoded(value) => Content::Known(value),
@@ -551,7 +614,7 @@ impl<'m, 'x> Item<'m, 'x> {
     fn nested_text<W: Write>(&self, out: &mut W, data: &[u8], at: usize, depth: usize, pad: &str) -> io::Result<()> {
         match self.cx.nested_frame(data, at, depth) {
             Ok(frame) => self.cx.at(nested_place(at), || {
-                let report = FrameReport::nested(self.cx, Reading::Whole(frame), depth);
+                let report = FrameReport::nested(self.cx, Data::Nested(frame), depth);
                 report.text(out, &format!("{pad}{}", nested_place(at)), false, pad.len())
             }),
             Err(error) => writeln!(out, "{pad}{}: error: {}", nested_place(at), escaped(&error)),
@@ -605,11 +668,12 @@ fn clipped<W: Write, T: Serialize + ?Sized>(out: &mut W, value: &T) -> io::Resul
     finish_clip(out, chars)
 }
 
+/// [`clipped`] for hex, which is written only as far as it is shown.
 fn clipped_hex<W: Write>(out: &mut W, bytes: &[u8]) -> io::Result<()> {
+    let shown = &bytes[..bytes.len().min(TEXT_MAX_CHARS.div_ceil(2))];
     let mut clip = Clip::new(&mut *out, TEXT_MAX_CHARS);
-    write!(clip, "{}", Hex(bytes))?;
-    let chars = clip.chars();
-    finish_clip(out, chars)
+    write!(clip, "{}", Hex(shown))?;
+    finish_clip(out, 2 * bytes.len())
 }
 
 fn finish_clip<W: Write>(out: &mut W, chars: usize) -> io::Result<()> {
@@ -623,7 +687,7 @@ impl Serialize for Item<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.cx.at(self.place(), || {
             let mut map = serializer.serialize_map(None)?;
-            map.serialize_entry("name", &self.m.name)?;
+            map.serialize_entry("name", self.m.name)?;
             if self.vl {
                 map.serialize_entry("chunk_len", &self.m.content.len())?;
             }

@@ -32,9 +32,16 @@ pub const VALUE_LIMIT: usize = 1 << 24;
 /// [`vlmeta::DEFAULT_LIMIT`] (64 MiB); frames nested in it hold theirs beside it.
 pub const LIVE_LIMIT: usize = 160 << 20;
 
-/// The most decompression work one input may take, in bytes worked through
-/// ([`ChunkHeader::work`]), summed over every chunk decompressed, however often it is reached.
+/// The most work one input may take, in bytes worked through, however often the same bytes
+/// are reached: each chunk decompressed costs its [`ChunkHeader::work`], each metalayer read
+/// its length, each frame stored in a value is opened for [`ITEM_WORK`], and none of these
+/// costs less than [`ITEM_WORK`].
 pub const WORK_LIMIT: usize = 1 << 30;
+
+/// The least work reading one metalayer, one vlmetalayer or one frame stored in a value costs:
+/// what reporting it costs beyond its bytes. A file whose names all point at one small content
+/// is bounded by it.
+pub const ITEM_WORK: usize = 16 << 10;
 
 /// What one input (a file, with all the frames nested in it) may still cost. Views and reports
 /// of one input share one budget; each input gets a new one.
@@ -133,21 +140,40 @@ impl Budget {
         }
     }
 
+    /// Spends the work of reading `len` bytes (at least [`ITEM_WORK`]); an error when the budget
+    /// cannot pay it.
+    pub fn read(&self, len: usize) -> Result<(), DecompressError> {
+        let work = len.max(ITEM_WORK);
+        match self.work.get().checked_sub(work) {
+            Some(left) => {
+                self.work.set(left);
+                Ok(())
+            }
+            None => Err(DecompressError::Budget {
+                limit: Limit::Work,
+                value: self.limits[2],
+                nbytes: len,
+            }),
+        }
+    }
+
     /// Decompresses a Blosc2 chunk (a vlmetalayer's) within this budget: its `nbytes` are held
     /// until the [`Held`] is dropped, and its work is spent for good. A memcpyed chunk is
     /// borrowed, not copied.
     pub fn decompress<'c>(&self, chunk: &'c [u8]) -> Result<Held<'_, 'c>, DecompressError> {
         let header = ChunkHeader::parse(chunk).map_err(DecompressError::Chunk)?;
         let live_left = self.limits[1].saturating_sub(self.live.get());
-        // A chunk over the 64 MiB any chunk may hold is refused by `decompress` itself.
-        if header.nbytes <= vlmeta::DEFAULT_LIMIT && header.nbytes > live_left {
+        // A chunk over the 64 MiB any chunk may hold is refused by `decompress` itself, and a
+        // memcpyed chunk's bytes are borrowed.
+        let borrowed = header.memcpyed() && header.special() == Ok(vlmeta::Special::None);
+        if !borrowed && header.nbytes <= vlmeta::DEFAULT_LIMIT && header.nbytes > live_left {
             return Err(DecompressError::Budget {
                 limit: Limit::Live,
                 value: self.limits[1],
                 nbytes: header.nbytes,
             });
         }
-        let work = header.work();
+        let work = header.work().max(ITEM_WORK);
         if work > self.work.get() {
             return Err(DecompressError::Budget {
                 limit: Limit::Work,
@@ -157,7 +183,8 @@ impl Budget {
         }
         let bytes = vlmeta::decompress_borrowed(chunk, vlmeta::DEFAULT_LIMIT).map_err(DecompressError::Chunk)?;
         self.work.set(self.work.get() - work);
-        self.live.set(self.live.get() + bytes.len());
+        // Borrowed bytes (a memcpyed chunk's) take no memory of their own.
+        self.live.set(self.live.get() + held_len(&bytes));
         Ok(Held { budget: self, bytes })
     }
 }
@@ -180,7 +207,16 @@ impl std::ops::Deref for Held<'_, '_> {
 impl Drop for Held<'_, '_> {
     fn drop(&mut self) {
         let live = self.budget.live.get();
-        self.budget.live.set(live.saturating_sub(self.bytes.len()));
+        self.budget.live.set(live.saturating_sub(held_len(&self.bytes)));
+    }
+}
+
+/// The bytes decompressed bytes hold of their own: none when they are borrowed.
+#[allow(clippy::ptr_arg)] // Whether they are borrowed is the question.
+fn held_len(bytes: &Cow<'_, [u8]>) -> usize {
+    match bytes {
+        Cow::Borrowed(_) => 0,
+        Cow::Owned(v) => v.len(),
     }
 }
 
@@ -207,7 +243,7 @@ impl fmt::Display for DecompressError {
             DecompressError::Budget { limit, value, nbytes } => match limit {
                 Limit::Work => write!(
                     f,
-                    "not decompressed: its {nbytes} bytes would pass the {value} bytes of decompression work one input may take"
+                    "not read: its {nbytes} bytes would pass the {value} bytes of work one input may take"
                 ),
                 _ => write!(
                     f,
@@ -221,7 +257,8 @@ impl fmt::Display for DecompressError {
 impl std::error::Error for DecompressError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            DecompressError::Chunk(e) => Some(e),
+            // The chunk's error is this one's text.
+            DecompressError::Chunk(e) => std::error::Error::source(e),
             DecompressError::Budget { .. } => None,
         }
     }

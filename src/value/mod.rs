@@ -29,7 +29,7 @@
 //! let err = Typed::new(&layout, &bytes[..20]).unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
-//!     "caterva_v0: at byte 0x14 in blockshape: expected 5 more bytes, found 0"
+//!     "caterva_v0: at byte 0x14 in blockshape[0]: expected 1 more byte, found 0"
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -48,8 +48,8 @@
 //!
 //! [`Budget`] holds what one input (a file and all it holds, nested frames included) may take:
 //! [`DEPTH_LIMIT`] levels, [`VALUE_LIMIT`] msgpack values, [`LIVE_LIMIT`] decompressed bytes
-//! held at once and [`WORK_LIMIT`] bytes of decompression work. What passes a limit is shown as
-//! its bytes with a note.
+//! held at once and [`WORK_LIMIT`] bytes of work. What passes a limit is shown as its bytes
+//! with a note, and is an error of the report.
 
 #[allow(unused_imports)]
 use std::{
@@ -70,7 +70,7 @@ pub mod json;
 mod msgpack;
 mod typed;
 
-pub use budget::{Budget, DEPTH_LIMIT, DecompressError, Held, LIVE_LIMIT, Limit, VALUE_LIMIT, WORK_LIMIT};
+pub use budget::{Budget, DEPTH_LIMIT, DecompressError, Held, ITEM_WORK, LIVE_LIMIT, Limit, VALUE_LIMIT, WORK_LIMIT};
 pub use encode::{EncodeFailure, encode};
 pub use format::{Clip, PrettyFormatter, TextFormatter, shown_name, write_json, write_pretty, write_text};
 pub use msgpack::{Msgpack, MsgpackError, Style};

@@ -278,6 +278,7 @@ impl<'a, 'c> Msgpack<'a, 'c> {
         let mut verdicts = Vec::new();
         let mut checker = Checker {
             bytes,
+            base: 0,
             budget,
             verdicts: &mut verdicts,
         };
@@ -309,6 +310,8 @@ impl<'a, 'c> Msgpack<'a, 'c> {
 /// The check: one walk over the bytes, deciding each ext payload.
 struct Checker<'a, 'v> {
     bytes: &'a [u8],
+    /// Where `bytes` start in the outermost value's bytes, for the offsets of messages.
+    base: usize,
     budget: &'v Budget,
     verdicts: &'v mut Vec<Verdict>,
 }
@@ -320,7 +323,7 @@ impl Checker<'_, '_> {
             return Err(MsgpackError::Limit {
                 limit: Limit::Values,
                 value: self.budget.limit(Limit::Values),
-                offset: at,
+                offset: self.base + at,
             });
         }
         let (token, mut next) = token(self.bytes, at)?;
@@ -329,7 +332,7 @@ impl Checker<'_, '_> {
             Token::Map(n) => n.saturating_mul(2),
             Token::Ext(ty, data) => {
                 if matches!(ty, EXT_RECORD | EXT_SET | EXT_NDARRAY) {
-                    self.payload(data, depth + 1);
+                    self.payload(data, next - data.len(), depth + 1);
                 }
                 return Ok(next);
             }
@@ -339,7 +342,7 @@ impl Checker<'_, '_> {
             return Err(MsgpackError::Limit {
                 limit: Limit::Depth,
                 value: DEPTH_LIMIT,
-                offset: at,
+                offset: self.base + at,
             });
         }
         for _ in 0..items {
@@ -348,12 +351,23 @@ impl Checker<'_, '_> {
         Ok(next)
     }
 
-    /// Decides how an ext payload is shown: its verdict, then those of the payloads in it.
-    fn payload(&mut self, data: &[u8], depth: usize) {
+    /// Decides how an ext payload (at `data_at` in `bytes`) is shown, `depth` levels down: its
+    /// verdict, then those of the payloads in it.
+    fn payload(&mut self, data: &[u8], data_at: usize, depth: usize) {
+        if depth >= DEPTH_LIMIT {
+            let e = MsgpackError::Limit {
+                limit: Limit::Depth,
+                value: DEPTH_LIMIT,
+                offset: self.base + data_at,
+            };
+            self.verdicts.push(Verdict::Bytes(Some(format!("shown as bytes: {e}"))));
+            return;
+        }
         let slot = self.verdicts.len();
         self.verdicts.push(Verdict::Value);
         let mut inner = Checker {
             bytes: data,
+            base: self.base + data_at,
             budget: self.budget,
             verdicts: self.verdicts,
         };
@@ -476,43 +490,14 @@ impl<'a> Node<'_, 'a, '_> {
                 let i = self.w.verdict.get();
                 let from = i + 1;
                 let verdicts = self.verdicts;
-                let Verdict::Value = verdicts(i) else {
-                    self.w.verdict.set(from);
-                    let Verdict::Bytes(note) = verdicts(i) else {
-                        unreachable!()
-                    };
-                    return plain_ext(serializer, ty, data, note.as_deref());
+                let Verdict::Bytes(note) = verdicts(i) else {
+                    return self.payload(serializer, ty, data, data_at, from);
                 };
-                let name = match ty {
-                    EXT_RECORD => "record",
-                    EXT_SET => "set",
-                    _ => "ndarray",
-                };
-                let inner = Msgpack {
-                    bytes: data,
-                    base: self.m.base + data_at,
-                    depth: self.depth + 1,
-                    cx: self.m.cx,
-                    verdicts: Vec::new(),
-                    style: self.m.style,
-                };
-                let walk = Walk::default();
-                let nested = |j: usize| verdicts(from + j);
-                let payload = Node {
-                    m: &inner,
-                    w: &walk,
-                    depth: self.depth + 1,
-                    verdicts: &nested,
-                };
-                let mut map = serializer.serialize_map(Some(if text { 1 } else { 3 }))?;
-                if text {
-                    map.serialize_entry(name, &payload)?;
-                } else {
-                    json_head(&mut map)?;
-                    map.serialize_entry("value", &payload)?;
+                self.w.verdict.set(from);
+                if let (Some(cx), Some(note)) = (self.m.cx, &note) {
+                    cx.note_error(&format!("ext at byte {:#04x} of the value: {note}", self.m.base + at));
                 }
-                self.w.verdict.set(from + walk.verdict.get());
-                map.end()
+                plain_ext(serializer, ty, data, note.as_deref())
             }
             EXT_COMPLEX => match complex(data) {
                 Some((re, im)) => {
@@ -550,6 +535,53 @@ impl<'a> Node<'_, 'a, '_> {
             },
             _ => plain_ext(serializer, ty, data, None),
         }
+    }
+}
+
+impl<'a> Node<'_, 'a, '_> {
+    /// An ext of python-blosc2's record, set or NumPy types whose payload (at `data_at`) is
+    /// shown as its value; `from` is where the payload's verdicts start.
+    fn payload<S: Serializer>(
+        &self,
+        serializer: S,
+        ty: i8,
+        data: &'a [u8],
+        data_at: usize,
+        from: usize,
+    ) -> Result<S::Ok, S::Error> {
+        let text = self.m.style == Style::Text;
+        let verdicts = self.verdicts;
+        let name = match ty {
+            EXT_RECORD => "record",
+            EXT_SET => "set",
+            _ => "ndarray",
+        };
+        let inner = Msgpack {
+            bytes: data,
+            base: self.m.base + data_at,
+            depth: self.depth + 1,
+            cx: self.m.cx,
+            verdicts: Vec::new(),
+            style: self.m.style,
+        };
+        let walk = Walk::default();
+        let nested = |j: usize| verdicts(from + j);
+        let payload = Node {
+            m: &inner,
+            w: &walk,
+            depth: self.depth + 1,
+            verdicts: &nested,
+        };
+        let mut map = serializer.serialize_map(Some(if text { 1 } else { 3 }))?;
+        if text {
+            map.serialize_entry(name, &payload)?;
+        } else {
+            map.serialize_entry("ext", &ty)?;
+            map.serialize_entry("data", &Hex(data))?;
+            map.serialize_entry("value", &payload)?;
+        }
+        self.w.verdict.set(from + walk.verdict.get());
+        map.end()
     }
 }
 

@@ -125,7 +125,7 @@ pub struct Typed<'a> {
 /// let err = metalayer::value::to_json_value(&layout, &[0x95, 0x00, 0x01, 0x91, 0xd3]).unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     "caterva_v0: at byte 0x04 in shape: expected 9 more bytes, found 1"
+///     "caterva_v0: at byte 0x05 in shape[0]: expected 8 more bytes, found 0"
 /// );
 /// ```
 pub fn to_json_value(layout: &Layout, bytes: &[u8]) -> Result<serde_json::Value, DecodeFailure> {

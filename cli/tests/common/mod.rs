@@ -88,3 +88,104 @@ pub fn unhex(text: &str) -> Vec<u8> {
         .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex"))
         .collect()
 }
+
+/// Writes `bytes` to `dir/name`; returns the path as text.
+pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write");
+    path.display().to_string()
+}
+
+/// A Blosc2 chunk holding `data` uncompressed, its 32-byte header shaped as python-blosc2's are
+/// (see `expected.json`, `bin8_0`: `05 01 07 01`, nbytes, blocksize and cbytes as
+/// little-endian u32, then `00000000 00010500 00000000 00000000`).
+pub fn chunk(data: &[u8]) -> Vec<u8> {
+    let mut c = chunk_header(data.len());
+    c.extend_from_slice(data);
+    c
+}
+
+/// The header of [`chunk`] for `len` bytes of data.
+pub fn chunk_header(len: usize) -> Vec<u8> {
+    let n = len as u32;
+    let mut c = vec![0x05, 0x01, 0x07, 0x01];
+    c.extend_from_slice(&n.to_le_bytes());
+    c.extend_from_slice(&n.to_le_bytes());
+    c.extend_from_slice(&(n + 32).to_le_bytes());
+    c.extend_from_slice(&[0, 0, 0, 0, 0, 0x01, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    c
+}
+
+/// A frame with meta_user's header (240 bytes, five metalayers) and these vlmetalayers, each a
+/// chunk as stored.
+pub fn frame(vlmetalayers: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let lens: Vec<(&str, usize)> = vlmetalayers.iter().map(|(name, c)| (*name, c.len())).collect();
+    let pieces = frame_pieces(&lens);
+    let mut frame = pieces[0].clone();
+    for ((_, content), piece) in vlmetalayers.iter().zip(&pieces[1..]) {
+        frame.extend_from_slice(content);
+        frame.extend_from_slice(piece);
+    }
+    frame
+}
+
+/// The bytes of [`frame`] around its vlmetalayers' contents, given their names and lengths:
+/// content `i` goes between piece `i` and piece `i + 1`. A frame of any size is written piece
+/// by piece, without copying what it holds.
+pub fn frame_pieces(vlmetalayers: &[(&str, usize)]) -> Vec<Vec<u8>> {
+    static HEADER: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let header = HEADER.get_or_init(|| read_fixture("files/blosc2-4/meta_user.b2nd")[..240].to_vec());
+    let mut head = header.clone();
+    head[0x44] = if vlmetalayers.is_empty() { 0xc2 } else { 0xc3 };
+    // 94 01: fixarray(4), version 1; 93 cd <size> de <n>: the section, its size, a map16.
+    let mut t = vec![0x94, 0x01, 0x93, 0xcd, 0, 0, 0xde];
+    t.extend_from_slice(&(vlmetalayers.len() as u16).to_be_bytes());
+    let names_len: usize = vlmetalayers.iter().map(|(name, _)| 1 + name.len() + 5).sum();
+    // Contents start after the map's pairs, 0xdc and its u16 count.
+    let mut offset = t.len() + names_len + 3;
+    for (name, len) in vlmetalayers {
+        t.push(0xa0 + name.len() as u8);
+        t.extend_from_slice(name.as_bytes());
+        t.push(0xd2);
+        t.extend_from_slice(&(offset as i32).to_be_bytes());
+        offset += 5 + len;
+    }
+    let size = (t.len() - 3) as u16;
+    t[4..6].copy_from_slice(&size.to_be_bytes());
+    t.push(0xdc);
+    t.extend_from_slice(&(vlmetalayers.len() as u16).to_be_bytes());
+    // The trailer: what is written so far, each content after its c6 and length, then
+    // ce <trailer_len> and the fingerprint (d8 00 and 16 zeros).
+    let trailer_len = offset + 23;
+    let frame_len = (240 + trailer_len) as u64;
+    head[16..24].copy_from_slice(&frame_len.to_be_bytes());
+    head.extend_from_slice(&t);
+    let mut pieces = vec![head];
+    for (_, len) in vlmetalayers {
+        let last = pieces.len() - 1;
+        pieces[last].push(0xc6);
+        pieces[last].extend_from_slice(&(*len as u32).to_be_bytes());
+        pieces.push(Vec::new());
+    }
+    let last = pieces.len() - 1;
+    pieces[last].push(0xce);
+    pieces[last].extend_from_slice(&(trailer_len as u32).to_be_bytes());
+    pieces[last].extend_from_slice(&[0xd8, 0x00]);
+    pieces[last].extend_from_slice(&[0; 16]);
+    pieces
+}
+
+/// msgpack ext32 of type 42 holding `data`: `c9 <len u32> 2a data`.
+pub fn ext42(data: &[u8]) -> Vec<u8> {
+    let mut v = ext32_header(42, data.len());
+    v.extend_from_slice(data);
+    v
+}
+
+/// The header of a msgpack ext32 of type `ty` holding `len` bytes: `c9 <len u32> <ty>`.
+pub fn ext32_header(ty: i8, len: usize) -> Vec<u8> {
+    let mut v = vec![0xc9];
+    v.extend_from_slice(&(len as u32).to_be_bytes());
+    v.push(ty as u8);
+    v
+}
