@@ -3,6 +3,8 @@
 //! match, lengths a header cannot state, counts that name the wrong entry or come after what
 //! they count, constants that do not fit, duplicate names and keys, optional entries that are
 //! not trailing, and cycles among the files a schema extends or includes and among its types.
+//! Names of generated Rust items are code generation's business: entry and type names are only
+//! required to be identifiers.
 
 use core::ops::Range;
 
@@ -997,24 +999,6 @@ impl NodeCx<'_> {
                 );
             }
         }
-        // Generated names: `<array>_element_offset` must not be another entry's `<name>_offset`.
-        for e in &entries {
-            if matches!(e.node.ty, Type::Array(_)) {
-                let clash = format!("{}_element", e.name);
-                if let Some(other) = entries.iter().find(|o| o.name == clash) {
-                    let file = cfile;
-                    cx.error(
-                        file,
-                        other.span.clone(),
-                        format!(
-                            "entry `{}` clashes with the array `{}`: both would generate `{}_offset`; rename one",
-                            other.name, e.name, clash
-                        ),
-                    );
-                }
-            }
-        }
-
         // The header: a fixed wire type must state every number of entries the record can have.
         let required = optional_from.unwrap_or(entries.len());
         let total = entries.len();
