@@ -64,7 +64,7 @@ pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize
             continue;
         }
         cx.stack.push(reference.value.clone());
-        if let Some((loaded, t)) = load(cx, file, &reference, how) {
+        if let Some((loaded, t)) = check_file_loads(cx, file, &reference, how) {
             gathered.tables.push((loaded, t));
             let next = gathered.tables.len() - 1;
             if is_main && how == Reference::Extend {
@@ -94,7 +94,12 @@ fn check_no_file_cycle(cx: &mut Ctx<'_, '_>, file: usize, reference: &Sp<String>
 /// Rule: the files a schema extends or includes exist and parse. Loads and parses the file
 /// `reference` names (in file `from`); `None`, with a diagnostic, when it cannot be read or
 /// does not parse.
-fn load(cx: &mut Ctx<'_, '_>, from: usize, reference: &Sp<String>, how: Reference) -> Option<(usize, Table)> {
+fn check_file_loads(
+    cx: &mut Ctx<'_, '_>,
+    from: usize,
+    reference: &Sp<String>,
+    how: Reference,
+) -> Option<(usize, Table)> {
     let source = match (cx.loader)(&reference.value, &cx.files[from]) {
         Ok(s) => s,
         Err(message) => {
@@ -150,7 +155,7 @@ mod tests {
     }
 
     #[test]
-    fn load() {
+    fn check_file_loads() {
         let text = format!("{HEAD}extends = \"b2nd_v9\"\n[value]\nwire = \"int\"\n");
         assert_eq!(
             problems_in(&text),

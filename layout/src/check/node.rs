@@ -156,8 +156,8 @@ impl<'n> NodeCx<'n> {
         header: Encoding,
         what: &str,
     ) -> Option<Type> {
-        let key = self.map_part(cx, file, t, span, "key_type", what);
-        let value = self.map_part(cx, file, t, span, "value_type", what);
+        let key = self.check_map_has_part(cx, file, t, span, "key_type", what);
+        let value = self.check_map_has_part(cx, file, t, span, "value_type", what);
         let count = check_fixed_count(cx, file, t, header);
         Some(Type::Map(MapType {
             header,
@@ -169,7 +169,7 @@ impl<'n> NodeCx<'n> {
 
     /// Rule: a map states the type of its keys (`key_type`) and of its values (`value_type`); a
     /// map with fixed keys is a record, a named type. The node at `part`, one of the two.
-    fn map_part(
+    fn check_map_has_part(
         &mut self,
         cx: &mut Ctx<'_, '_>,
         file: usize,
@@ -839,7 +839,7 @@ mod tests {
     }
 
     #[test]
-    fn map_part() {
+    fn check_map_has_part() {
         assert_eq!(
             problems(&value("wire = \"map\"\nkey_type = { wire = \"str\" }\n")),
             [at(
