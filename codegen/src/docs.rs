@@ -4,7 +4,7 @@
 //! formula, the one the generated `encoded_len` is built from.
 
 use metalayer_layout::size::{self, Place, Size, Term, Var};
-use metalayer_layout::{Layout, Record};
+use metalayer_layout::{Entry, Layout, Record};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
@@ -110,64 +110,18 @@ pub(crate) fn formula_fns(input: &Item, layout: &Layout, target: &Target<'_>) ->
             return TokenStream::new();
         }
     }
+    let args = Args::new(vars);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let params: Vec<_> = vars.iter().map(|v| quote!(#v: usize)).collect();
-    let touch = quote!(let _ = (#(#vars,)*););
-    let args_doc = if vars.is_empty() {
-        String::new()
-    } else {
-        let list: Vec<String> = vars.iter().map(|v| format!("`{v}`")).collect();
-        format!(" Arguments: {}.", list.join(", "))
-    };
+    let (params, touch) = (&args.params, &args.touch);
     let length_text = length.to_string();
     let length_body = tokens(&length);
-    let length_doc = format!("The encoded length: `{length_text}` bytes.{args_doc}");
-
+    let length_doc = format!("The encoded length: `{length_text}` bytes.{}", args.doc);
     let mut fns = Vec::new();
     for (i, (entry, offset)) in record.entries.iter().zip(&offsets).enumerate() {
         let Some(offset) = offset else { continue };
-        let body = tokens(offset);
-        let name = names::offset_fn(&entry.name);
-        let doc = format!("The offset of entry `{}`: byte `{offset}`.{args_doc}", entry.name);
-        fns.push(quote! {
-            #[doc = #doc]
-            #[allow(clippy::identity_op, clippy::erasing_op, clippy::too_many_arguments)]
-            pub const fn #name(#(#params),*) -> usize {
-                #touch
-                #body
-            }
-        });
-        if let Some(elements) = metalayer_layout::element_offsets(layout, record, i)
-            && elements.first.is_linear()
-            && {
-                let mut known = vars.clone();
-                variables(&elements.first, &mut known).is_some() && known.len() == vars.len()
-            }
-        {
-            let first = tokens(&elements.first);
-            let stride = elements.stride;
-            let name = names::element_offset_fn(&entry.name);
-            let i = names::element_index(&vars);
-            // The text names the index `i` last (`5 + 9*i`); the argument may be called otherwise.
-            let text = elements.element_text();
-            let text = match text.strip_suffix('i') {
-                Some(head) if elements.stride != 0 => format!("{head}{i}"),
-                _ => text,
-            };
-            let doc = format!(
-                "The offset of element `{i}` of `{}` (its marker): byte `{text}`.{args_doc}",
-                entry.name,
-            );
-            fns.push(quote! {
-                #[doc = #doc]
-                #[allow(clippy::identity_op, clippy::erasing_op, clippy::too_many_arguments)]
-                pub const fn #name(#(#params,)* #i: usize) -> usize {
-                    #touch
-                    #first + #stride * #i
-                }
-            });
-        }
+        fns.push(offset_fn(entry, offset, &args));
+        fns.extend(element_offset_fn(layout, record, i, &args));
     }
     quote! {
         impl #impl_generics #ident #ty_generics #where_clause {
@@ -184,4 +138,86 @@ pub(crate) fn formula_fns(input: &Item, layout: &Layout, target: &Target<'_>) ->
             #(#fns)*
         }
     }
+}
+
+/// The arguments every formula function takes: the counts and string lengths.
+struct Args {
+    /// Their names.
+    vars: Vec<Ident>,
+    /// `name: usize` each.
+    params: Vec<TokenStream>,
+    /// A statement that uses them all, so that a formula without one compiles without warning.
+    touch: TokenStream,
+    /// ` Arguments: ...` for the functions' documentation, or nothing.
+    doc: String,
+}
+
+impl Args {
+    fn new(vars: Vec<Ident>) -> Self {
+        let params = vars.iter().map(|v| quote!(#v: usize)).collect();
+        let touch = quote!(let _ = (#(#vars,)*););
+        let doc = if vars.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<String> = vars.iter().map(|v| format!("`{v}`")).collect();
+            format!(" Arguments: {}.", list.join(", "))
+        };
+        Args {
+            vars,
+            params,
+            touch,
+            doc,
+        }
+    }
+}
+
+/// The `const fn` giving `entry`'s offset, `offset`.
+fn offset_fn(entry: &Entry, offset: &Size, args: &Args) -> TokenStream {
+    let (params, touch) = (&args.params, &args.touch);
+    let body = tokens(offset);
+    let name = names::offset_fn(&entry.name);
+    let doc = format!("The offset of entry `{}`: byte `{offset}`.{}", entry.name, args.doc);
+    quote! {
+        #[doc = #doc]
+        #[allow(clippy::identity_op, clippy::erasing_op, clippy::too_many_arguments)]
+        pub const fn #name(#(#params),*) -> usize {
+            #touch
+            #body
+        }
+    }
+}
+
+/// The `const fn` giving the offset of an element of entry `i` of `record`, when it is an array
+/// whose elements are where a linear formula of the same arguments says.
+fn element_offset_fn(layout: &Layout, record: &Record, i: usize, args: &Args) -> Option<TokenStream> {
+    let elements = metalayer_layout::element_offsets(layout, record, i)?;
+    let mut known = args.vars.clone();
+    if !elements.first.is_linear() || variables(&elements.first, &mut known).is_none() || known.len() != args.vars.len()
+    {
+        return None;
+    }
+    let entry = &record.entries[i];
+    let (params, touch) = (&args.params, &args.touch);
+    let first = tokens(&elements.first);
+    let stride = elements.stride;
+    let name = names::element_offset_fn(&entry.name);
+    let i = names::element_index(&args.vars);
+    // The text names the index `i` last (`5 + 9*i`); the argument may be called otherwise.
+    let text = elements.element_text();
+    let text = match text.strip_suffix('i') {
+        Some(head) if elements.stride != 0 => format!("{head}{i}"),
+        _ => text,
+    };
+    let doc = format!(
+        "The offset of element `{i}` of `{}` (its marker): byte `{text}`.{}",
+        entry.name, args.doc,
+    );
+    Some(quote! {
+        #[doc = #doc]
+        #[allow(clippy::identity_op, clippy::erasing_op, clippy::too_many_arguments)]
+        pub const fn #name(#(#params,)* #i: usize) -> usize {
+            #touch
+            #first + #stride * #i
+        }
+    })
 }

@@ -38,6 +38,10 @@ pub(crate) struct CountRef<'a> {
     pub name: &'a str,
 }
 
+/// Resolves a place that names an entry of the record being measured (or the empty place, the
+/// top-level value) to its expression and node.
+type Root<'r, 'n> = dyn Fn(&Place) -> Option<(TokenStream, &'n Node)> + 'r;
+
 /// A value being encoded or measured: the expression of its place, and its node.
 #[derive(Clone)]
 struct Binding<'n> {
@@ -673,94 +677,120 @@ impl<'a> Gen<'a> {
         entry: Option<&str>,
     ) -> TokenStream {
         let rt = &self.rt;
-        let schema = names::schema();
         match &node.ty {
             Type::Nil | Type::Bool | Type::Float(_) | Type::Record(_) => TokenStream::new(),
-            Type::Int(t) => {
-                let v = names::int(depth);
-                let (lo, hi) = (i128_lit(t.min), i128_lit(t.max));
-                let named = if t.values.is_empty() {
-                    TokenStream::new()
-                } else {
-                    let values: Vec<Literal> = t.values.iter().map(|(_, v)| i128_lit(*v)).collect();
-                    let names = named_list(t);
-                    quote! {
-                        if ![#(#values),*].contains(&#v) {
-                            #rt::check_named(#schema, #path, #v, &[#(#values),*], #names)?;
-                        }
-                    }
-                };
-                // The comparisons come first, so that the path is built only for an error, and
-                // a type whose range lies within the entry's compiles to nothing.
-                quote! {
-                    let #v = #rt::IntValue::to_i128(#place);
-                    #[allow(clippy::manual_range_contains)]
-                    if #v < #lo || #v > #hi {
-                        #rt::check_range(#schema, #path, #v, #lo, #hi)?;
-                    }
-                    #named
-                }
-            }
-            Type::Str(t) => {
-                let len = if t.raw {
-                    quote!(#rt::BinField::bytes(&#place).len())
-                } else {
-                    quote!(#rt::StrField::text(&#place).len())
-                };
-                match (t.encoding, entry, t.raw) {
-                    (Encoding::Fixed(w), Some(entry), false) => {
-                        let (name, max) = (w.name(), u64_lit(w.max_len().unwrap_or(u64::MAX)));
-                        quote!(#rt::check_str_len(#schema, &#entry, #name, #rt::StrField::text(&#place), #max)?;)
-                    }
-                    (encoding, _, _) => self.check_len(encoding, Family::Str, &len, path),
-                }
-            }
+            Type::Int(t) => self.check_int(t, place, path, depth),
+            Type::Str(t) => self.check_str(t, place, path, entry),
             Type::Bin(e) => self.check_len(*e, Family::Bin, &quote!(#rt::BinField::bytes(&#place).len()), path),
-            Type::Ext(t) => {
-                let len = match t.ext_type {
-                    Some(_) => quote!(#rt::BinField::bytes(&#place).len()),
-                    None => quote!(#rt::ExtField::data(&#place).len()),
-                };
-                self.check_len(t.encoding, Family::Ext, &len, path)
-            }
-            Type::Array(a) => {
-                let len = quote!(#rt::ArrayField::elements(&#place).len());
-                let count = self.check_count(a.header, Family::Array, &a.count, &len, path);
-                let (i, x) = (names::index(depth), names::element(depth));
-                let elem_path = quote!(#path.index(#i));
-                let elem = self.check(&a.element, &quote!((*#x)), &elem_path, depth + 1, None);
-                let each = (!elem.is_empty()).then(|| {
-                    quote! {
-                        for (#i, #x) in #rt::ArrayField::elements(&#place).iter().enumerate() {
-                            #elem
-                        }
-                    }
-                });
-                quote!(#count #each)
-            }
-            Type::Map(m) => {
-                let len = quote!(#rt::ArrayField::elements(&#place).len());
-                let count = self.check_count(m.header, Family::Map, &m.count, &len, path);
-                let (i, x) = (names::index(depth), names::element(depth));
-                let elem_path = quote!(#path.index(#i));
-                let key = self.check(&m.key, &quote!((*#rt::Pair::key(#x))), &elem_path, depth + 1, None);
-                let value = self.check(&m.value, &quote!((*#rt::Pair::value(#x))), &elem_path, depth + 1, None);
-                let each = (!key.is_empty() || !value.is_empty()).then(|| {
-                    quote! {
-                        for (#i, #x) in #rt::ArrayField::elements(&#place).iter().enumerate() {
-                            #key
-                            #value
-                        }
-                    }
-                });
-                quote!(#count #each)
-            }
-            Type::Ref(_) => {
-                let error = names::nested_error();
-                quote! {
-                    #rt::Record::check_record(&#place, #schema).map_err(|#error| #error.within(#path))?;
+            Type::Ext(t) => self.check_ext(t, place, path),
+            Type::Array(a) => self.check_array(a, place, path, depth),
+            Type::Map(m) => self.check_map(m, place, path, depth),
+            Type::Ref(_) => self.check_record_ref(place, path),
+        }
+    }
+
+    /// An integer's range and named values.
+    fn check_int(&self, t: &IntType, place: &TokenStream, path: &TokenStream, depth: usize) -> TokenStream {
+        let rt = &self.rt;
+        let schema = names::schema();
+        let v = names::int(depth);
+        let (lo, hi) = (i128_lit(t.min), i128_lit(t.max));
+        let named = if t.values.is_empty() {
+            TokenStream::new()
+        } else {
+            let values: Vec<Literal> = t.values.iter().map(|(_, v)| i128_lit(*v)).collect();
+            let names = named_list(t);
+            quote! {
+                if ![#(#values),*].contains(&#v) {
+                    #rt::check_named(#schema, #path, #v, &[#(#values),*], #names)?;
                 }
             }
+        };
+        // The comparisons come first, so that the path is built only for an error, and a type
+        // whose range lies within the entry's compiles to nothing.
+        quote! {
+            let #v = #rt::IntValue::to_i128(#place);
+            #[allow(clippy::manual_range_contains)]
+            if #v < #lo || #v > #hi {
+                #rt::check_range(#schema, #path, #v, #lo, #hi)?;
+            }
+            #named
+        }
+    }
+
+    /// A string's length against its header (for a fixed wire type with an entry, the check
+    /// that names the entry).
+    fn check_str(&self, t: &StrType, place: &TokenStream, path: &TokenStream, entry: Option<&str>) -> TokenStream {
+        let rt = &self.rt;
+        let schema = names::schema();
+        let len = if t.raw {
+            quote!(#rt::BinField::bytes(&#place).len())
+        } else {
+            quote!(#rt::StrField::text(&#place).len())
+        };
+        match (t.encoding, entry, t.raw) {
+            (Encoding::Fixed(w), Some(entry), false) => {
+                let (name, max) = (w.name(), u64_lit(w.max_len().unwrap_or(u64::MAX)));
+                quote!(#rt::check_str_len(#schema, &#entry, #name, #rt::StrField::text(&#place), #max)?;)
+            }
+            (encoding, _, _) => self.check_len(encoding, Family::Str, &len, path),
+        }
+    }
+
+    /// An ext's data length against its header.
+    fn check_ext(&self, t: &ExtType, place: &TokenStream, path: &TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        let len = match t.ext_type {
+            Some(_) => quote!(#rt::BinField::bytes(&#place).len()),
+            None => quote!(#rt::ExtField::data(&#place).len()),
+        };
+        self.check_len(t.encoding, Family::Ext, &len, path)
+    }
+
+    /// An array's count, then each element.
+    fn check_array(&self, a: &ArrayType, place: &TokenStream, path: &TokenStream, depth: usize) -> TokenStream {
+        let rt = &self.rt;
+        let len = quote!(#rt::ArrayField::elements(&#place).len());
+        let count = self.check_count(a.header, Family::Array, &a.count, &len, path);
+        let (i, x) = (names::index(depth), names::element(depth));
+        let elem_path = quote!(#path.index(#i));
+        let elem = self.check(&a.element, &quote!((*#x)), &elem_path, depth + 1, None);
+        let each = (!elem.is_empty()).then(|| {
+            quote! {
+                for (#i, #x) in #rt::ArrayField::elements(&#place).iter().enumerate() {
+                    #elem
+                }
+            }
+        });
+        quote!(#count #each)
+    }
+
+    /// A map's count, then each pair's key and value.
+    fn check_map(&self, m: &MapType, place: &TokenStream, path: &TokenStream, depth: usize) -> TokenStream {
+        let rt = &self.rt;
+        let len = quote!(#rt::ArrayField::elements(&#place).len());
+        let count = self.check_count(m.header, Family::Map, &m.count, &len, path);
+        let (i, x) = (names::index(depth), names::element(depth));
+        let elem_path = quote!(#path.index(#i));
+        let key = self.check(&m.key, &quote!((*#rt::Pair::key(#x))), &elem_path, depth + 1, None);
+        let value = self.check(&m.value, &quote!((*#rt::Pair::value(#x))), &elem_path, depth + 1, None);
+        let each = (!key.is_empty() || !value.is_empty()).then(|| {
+            quote! {
+                for (#i, #x) in #rt::ArrayField::elements(&#place).iter().enumerate() {
+                    #key
+                    #value
+                }
+            }
+        });
+        quote!(#count #each)
+    }
+
+    /// A named record type's value: its own checks, with the path added to their errors.
+    fn check_record_ref(&self, place: &TokenStream, path: &TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        let (schema, error) = (names::schema(), names::nested_error());
+        quote! {
+            #rt::Record::check_record(&#place, #schema).map_err(|#error| #error.within(#path))?;
         }
     }
 
@@ -811,102 +841,143 @@ impl<'a> Gen<'a> {
         let rt = &self.rt;
         let e = names::encoder();
         match &node.ty {
-            Type::Nil => {
-                let m = u8_lit(Wire::Nil.markers().0);
-                quote!(#e.byte(#m);)
-            }
-            Type::Bool => {
-                let (f, t) = (u8_lit(Wire::Bool.markers().0), u8_lit(Wire::Bool.markers().1));
-                quote!(#e.byte(if #rt::BoolValue::to_bool(#place) { #t } else { #f });)
-            }
-            Type::Int(t) => match t.encoding {
-                Encoding::Fixed(w) if w.marker().is_none() => quote!(#e.byte(#rt::IntValue::to_i128(#place) as u8);),
-                Encoding::Fixed(w) => {
-                    let (marker, native) = (u8_lit(w.marker().unwrap_or_default()), native_int(w));
-                    quote! {
-                        #e.byte(#marker);
-                        #e.bytes(&(#rt::IntValue::to_i128(#place) as #native).to_be_bytes());
-                    }
-                }
-                Encoding::Canonical { .. } => quote!(#e.any_int(#rt::IntValue::to_i128(#place));),
-            },
-            Type::Float(w) => {
-                let marker = u8_lit(w.marker().unwrap_or_default());
-                let bits = if *w == Wire::Float32 { quote!(u32) } else { quote!(u64) };
-                quote! {
-                    #e.byte(#marker);
-                    #e.bytes(&(#rt::FloatValue::to_bits_be(#place) as #bits).to_be_bytes());
-                }
-            }
-            Type::Str(t) => {
-                let bytes = if t.raw {
-                    quote!(#rt::BinField::bytes(&#place))
-                } else {
-                    quote!(#rt::StrField::text(&#place).as_bytes())
-                };
-                self.write_bytes(t.encoding, Family::Str, &bytes)
-            }
+            Type::Nil => self.write_nil(),
+            Type::Bool => self.write_bool(place),
+            Type::Int(t) => self.write_int(t.encoding, place),
+            Type::Float(w) => self.write_float(*w, place),
+            Type::Str(t) => self.write_str(t, place),
             Type::Bin(enc) => self.write_bytes(*enc, Family::Bin, &quote!(#rt::BinField::bytes(&#place))),
-            Type::Ext(t) => {
-                let (ty, data) = match t.ext_type {
-                    Some(ty) => (quote!(#ty), quote!(#rt::BinField::bytes(&#place))),
-                    None => (
-                        quote!(#rt::ExtField::ext_type(&#place)),
-                        quote!(#rt::ExtField::data(&#place)),
-                    ),
-                };
-                let data_var = names::ext_data();
-                let header = match t.encoding {
-                    Encoding::Fixed(w) => {
-                        let w = self.wire(w);
-                        quote!(#e.ext_header(#w, #ty, #data_var.len());)
-                    }
-                    Encoding::Canonical { .. } => quote!(#e.any_ext_header(#ty, #data_var.len());),
-                };
-                quote!({
-                    let #data_var = #data;
-                    #header
-                    #e.bytes(#data_var);
-                })
-            }
-            Type::Array(a) => {
-                let elements = quote!(#rt::ArrayField::elements(&#place));
-                let header = self.write_header(a.header, Family::Array, &quote!(#elements.len()));
-                let x = names::element(depth);
-                if let Type::Int(t) = &a.element.ty
-                    && let Encoding::Fixed(w) = t.encoding
-                    && w.marker().is_some()
-                {
-                    let (marker, native) = (u8_lit(w.marker().unwrap_or_default()), native_int(w));
-                    return quote! {
-                        #header
-                        #e.int_array(#marker, #elements.iter().map(|#x| (#rt::IntValue::to_i128(*#x) as #native).to_be_bytes()));
-                    };
-                }
-                let elem = self.write(&a.element, &quote!((*#x)), depth + 1);
-                quote! {
-                    #header
-                    for #x in #elements.iter() {
-                        #elem
-                    }
-                }
-            }
-            Type::Map(m) => {
-                let elements = quote!(#rt::ArrayField::elements(&#place));
-                let header = self.write_header(m.header, Family::Map, &quote!(#elements.len()));
-                let x = names::element(depth);
-                let key = self.write(&m.key, &quote!((*#rt::Pair::key(#x))), depth + 1);
-                let value = self.write(&m.value, &quote!((*#rt::Pair::value(#x))), depth + 1);
-                quote! {
-                    #header
-                    for #x in #elements.iter() {
-                        #key
-                        #value
-                    }
-                }
-            }
+            Type::Ext(t) => self.write_ext(t, place),
+            Type::Array(a) => self.write_array(a, place, depth),
+            Type::Map(m) => self.write_map(m, place, depth),
             Type::Ref(_) => quote!(#rt::Record::encode_record(&#place, #e);),
             Type::Record(_) => TokenStream::new(),
+        }
+    }
+
+    /// `nil`'s one byte.
+    fn write_nil(&self) -> TokenStream {
+        let e = names::encoder();
+        let m = u8_lit(Wire::Nil.markers().0);
+        quote!(#e.byte(#m);)
+    }
+
+    /// A bool's one byte.
+    fn write_bool(&self, place: &TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        let e = names::encoder();
+        let (f, t) = (u8_lit(Wire::Bool.markers().0), u8_lit(Wire::Bool.markers().1));
+        quote!(#e.byte(if #rt::BoolValue::to_bool(#place) { #t } else { #f });)
+    }
+
+    /// An integer of `encoding`: a fixint's one byte, a fixed wire type's marker and payload,
+    /// or the smallest encoding.
+    fn write_int(&self, encoding: Encoding, place: &TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        let e = names::encoder();
+        match encoding {
+            Encoding::Fixed(w) if w.marker().is_none() => quote!(#e.byte(#rt::IntValue::to_i128(#place) as u8);),
+            Encoding::Fixed(w) => {
+                let (marker, native) = (u8_lit(w.marker().unwrap_or_default()), native_int(w));
+                quote! {
+                    #e.byte(#marker);
+                    #e.bytes(&(#rt::IntValue::to_i128(#place) as #native).to_be_bytes());
+                }
+            }
+            Encoding::Canonical { .. } => quote!(#e.any_int(#rt::IntValue::to_i128(#place));),
+        }
+    }
+
+    /// A float's marker and payload.
+    fn write_float(&self, w: Wire, place: &TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        let e = names::encoder();
+        let marker = u8_lit(w.marker().unwrap_or_default());
+        let bits = if w == Wire::Float32 { quote!(u32) } else { quote!(u64) };
+        quote! {
+            #e.byte(#marker);
+            #e.bytes(&(#rt::FloatValue::to_bits_be(#place) as #bits).to_be_bytes());
+        }
+    }
+
+    /// A string's header and bytes (a raw string's bytes as they are).
+    fn write_str(&self, t: &StrType, place: &TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        let bytes = if t.raw {
+            quote!(#rt::BinField::bytes(&#place))
+        } else {
+            quote!(#rt::StrField::text(&#place).as_bytes())
+        };
+        self.write_bytes(t.encoding, Family::Str, &bytes)
+    }
+
+    /// An ext's header, type and data.
+    fn write_ext(&self, t: &ExtType, place: &TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        let e = names::encoder();
+        let (ty, data) = match t.ext_type {
+            Some(ty) => (quote!(#ty), quote!(#rt::BinField::bytes(&#place))),
+            None => (
+                quote!(#rt::ExtField::ext_type(&#place)),
+                quote!(#rt::ExtField::data(&#place)),
+            ),
+        };
+        let data_var = names::ext_data();
+        let header = match t.encoding {
+            Encoding::Fixed(w) => {
+                let w = self.wire(w);
+                quote!(#e.ext_header(#w, #ty, #data_var.len());)
+            }
+            Encoding::Canonical { .. } => quote!(#e.any_ext_header(#ty, #data_var.len());),
+        };
+        quote!({
+            let #data_var = #data;
+            #header
+            #e.bytes(#data_var);
+        })
+    }
+
+    /// An array's header, then its elements (integers of a fixed wire type with a marker in one
+    /// call).
+    fn write_array(&self, a: &ArrayType, place: &TokenStream, depth: usize) -> TokenStream {
+        let rt = &self.rt;
+        let e = names::encoder();
+        let elements = quote!(#rt::ArrayField::elements(&#place));
+        let header = self.write_header(a.header, Family::Array, &quote!(#elements.len()));
+        let x = names::element(depth);
+        if let Type::Int(t) = &a.element.ty
+            && let Encoding::Fixed(w) = t.encoding
+            && w.marker().is_some()
+        {
+            let (marker, native) = (u8_lit(w.marker().unwrap_or_default()), native_int(w));
+            return quote! {
+                #header
+                #e.int_array(#marker, #elements.iter().map(|#x| (#rt::IntValue::to_i128(*#x) as #native).to_be_bytes()));
+            };
+        }
+        let elem = self.write(&a.element, &quote!((*#x)), depth + 1);
+        quote! {
+            #header
+            for #x in #elements.iter() {
+                #elem
+            }
+        }
+    }
+
+    /// A map's header, then each pair's key and value.
+    fn write_map(&self, m: &MapType, place: &TokenStream, depth: usize) -> TokenStream {
+        let rt = &self.rt;
+        let elements = quote!(#rt::ArrayField::elements(&#place));
+        let header = self.write_header(m.header, Family::Map, &quote!(#elements.len()));
+        let x = names::element(depth);
+        let key = self.write(&m.key, &quote!((*#rt::Pair::key(#x))), depth + 1);
+        let value = self.write(&m.value, &quote!((*#rt::Pair::value(#x))), depth + 1);
+        quote! {
+            #header
+            for #x in #elements.iter() {
+                #key
+                #value
+            }
         }
     }
 
@@ -939,28 +1010,17 @@ impl<'a> Gen<'a> {
     /// The encoded length of a record or top-level value, from the layout's size formula.
     /// `root` resolves a place that names an entry of the record (or the empty place, the
     /// top-level value) to its expression and node.
-    pub(crate) fn size(&self, size: &Size, root: &dyn Fn(&Place) -> Option<(TokenStream, &'a Node)>) -> TokenStream {
+    pub(crate) fn size(&self, size: &Size, root: &Root<'_, 'a>) -> TokenStream {
         self.size_in(size, root, &[], 0)
     }
 
-    fn size_in(
-        &self,
-        size: &Size,
-        root: &dyn Fn(&Place) -> Option<(TokenStream, &'a Node)>,
-        scope: &[Binding<'a>],
-        depth: usize,
-    ) -> TokenStream {
+    fn size_in(&self, size: &Size, root: &Root<'_, 'a>, scope: &[Binding<'a>], depth: usize) -> TokenStream {
         let fixed = usize_lit(size.fixed);
         let terms = size.terms.iter().map(|t| self.term(t, root, scope, depth));
         quote!((#fixed #(+ #terms)*))
     }
 
-    fn resolve(
-        &self,
-        place: &Place,
-        root: &dyn Fn(&Place) -> Option<(TokenStream, &'a Node)>,
-        scope: &[Binding<'a>],
-    ) -> Option<(TokenStream, &'a Node)> {
+    fn resolve(&self, place: &Place, root: &Root<'_, 'a>, scope: &[Binding<'a>]) -> Option<(TokenStream, &'a Node)> {
         scope
             .iter()
             .rev()
@@ -969,112 +1029,154 @@ impl<'a> Gen<'a> {
             .or_else(|| root(place))
     }
 
-    fn term(
-        &self,
-        term: &Term,
-        root: &dyn Fn(&Place) -> Option<(TokenStream, &'a Node)>,
-        scope: &[Binding<'a>],
-        depth: usize,
-    ) -> TokenStream {
-        let rt = &self.rt;
-        let zero = quote!(0usize);
+    /// One term of a size formula as an expression.
+    fn term(&self, term: &Term, root: &Root<'_, 'a>, scope: &[Binding<'a>], depth: usize) -> TokenStream {
         match term {
-            Term::Linear { k, of } => {
-                let k = usize_lit(*k);
-                let v = self.var(of, root, scope);
-                quote!(#k * #v)
-            }
+            Term::Linear { k, of } => self.linear_term(*k, of, root, scope),
             Term::Smallest { family, of }
                 if of.0.is_empty()
                     && matches!(family, Family::Array | Family::Map)
                     && self.record_count.borrow().is_some() =>
             {
-                // The record's own header: its number of entries present.
-                let Some(count) = self.record_count.borrow().clone() else {
-                    return zero;
-                };
-                let f = self.family(*family);
-                quote!(#rt::wire::Wire::smallest_header_size(#f, (#count) as u64))
+                self.record_header_term(*family)
             }
-            Term::Smallest { family, of } => {
-                let Some((expr, node)) = self.resolve(of, root, scope) else {
-                    return zero;
-                };
-                if *family == Family::Int {
-                    return quote!(#rt::wire::Wire::smallest_int_size(#rt::IntValue::to_i128(#expr)));
-                }
-                let len = self.len_of(&expr, node);
-                let f = self.family(*family);
-                quote!(#rt::wire::Wire::smallest_header_size(#f, (#len) as u64))
-            }
-            Term::Each { of, element } => {
-                let Some((expr, node)) = self.resolve(of, root, scope) else {
-                    return zero;
-                };
-                let Type::Array(a) = &node.ty else { return zero };
-                let x = names::element(depth);
-                let mut inner = scope.to_vec();
-                inner.push(Binding {
-                    place: Place(vec![Step::Element]),
-                    expr: quote!((*#x)),
-                    node: &a.element,
-                });
-                let each = self.size_in(element, root, &inner, depth + 1);
-                quote!(#rt::ArrayField::elements(&#expr).iter().map(|#x| #each).sum::<usize>())
-            }
-            Term::EachPair { of, key, value } => {
-                let Some((expr, node)) = self.resolve(of, root, scope) else {
-                    return zero;
-                };
-                let Type::Map(m) = &node.ty else { return zero };
-                let x = names::element(depth);
-                let mut inner = scope.to_vec();
-                inner.push(Binding {
-                    place: Place(vec![Step::Key]),
-                    expr: quote!((*#rt::Pair::key(#x))),
-                    node: &m.key,
-                });
-                inner.push(Binding {
-                    place: Place(vec![Step::Value]),
-                    expr: quote!((*#rt::Pair::value(#x))),
-                    node: &m.value,
-                });
-                let key = self.size_in(key, root, &inner, depth + 1);
-                let value = self.size_in(value, root, &inner, depth + 1);
-                quote!(#rt::ArrayField::elements(&#expr).iter().map(|#x| #key + #value).sum::<usize>())
-            }
-            Term::Record { of, .. } => {
-                let Some((expr, _)) = self.resolve(of, root, scope) else {
-                    return zero;
-                };
-                quote!(#rt::Record::record_len(&#expr))
-            }
-            Term::Optional { of, size } => {
-                let Some((expr, node)) = self.resolve(of, root, scope) else {
-                    return zero;
-                };
-                let o = names::present(depth);
-                let mut inner = scope.to_vec();
-                inner.push(Binding {
-                    place: of.clone(),
-                    expr: quote!((*#o)),
-                    node,
-                });
-                let present = self.size_in(size, root, &inner, depth + 1);
-                quote!(match #rt::OptionField::get(&#expr) {
-                    ::core::option::Option::Some(#o) => #present,
-                    ::core::option::Option::None => 0usize,
-                })
-            }
+            Term::Smallest { family, of } => self.smallest_term(*family, of, root, scope),
+            Term::Each { of, element } => self.each_term(of, element, root, scope, depth),
+            Term::EachPair { of, key, value } => self.each_pair_term(of, (key, value), root, scope, depth),
+            Term::Record { of, .. } => self.record_term(of, root, scope),
+            Term::Optional { of, size } => self.optional_term(of, size, root, scope, depth),
         }
     }
 
-    fn var(
+    /// `k` times a count or length.
+    fn linear_term(&self, k: usize, of: &Var, root: &Root<'_, 'a>, scope: &[Binding<'a>]) -> TokenStream {
+        let k = usize_lit(k);
+        let v = self.var(of, root, scope);
+        quote!(#k * #v)
+    }
+
+    /// The size of the record's own header, from its number of entries present.
+    fn record_header_term(&self, family: Family) -> TokenStream {
+        let rt = &self.rt;
+        let Some(count) = self.record_count.borrow().clone() else {
+            return quote!(0usize);
+        };
+        let f = self.family(family);
+        quote!(#rt::wire::Wire::smallest_header_size(#f, (#count) as u64))
+    }
+
+    /// The size of the smallest encoding of the integer, or of the header of the length, at
+    /// `of`.
+    fn smallest_term(&self, family: Family, of: &Place, root: &Root<'_, 'a>, scope: &[Binding<'a>]) -> TokenStream {
+        let rt = &self.rt;
+        let Some((expr, node)) = self.resolve(of, root, scope) else {
+            return quote!(0usize);
+        };
+        if family == Family::Int {
+            return quote!(#rt::wire::Wire::smallest_int_size(#rt::IntValue::to_i128(#expr)));
+        }
+        let len = self.len_of(&expr, node);
+        let f = self.family(family);
+        quote!(#rt::wire::Wire::smallest_header_size(#f, (#len) as u64))
+    }
+
+    /// The sum of `element`'s size over the elements of the array at `of`.
+    fn each_term(
         &self,
-        var: &Var,
-        root: &dyn Fn(&Place) -> Option<(TokenStream, &'a Node)>,
+        of: &Place,
+        element: &Size,
+        root: &Root<'_, 'a>,
         scope: &[Binding<'a>],
+        depth: usize,
     ) -> TokenStream {
+        let rt = &self.rt;
+        let Some((expr, node)) = self.resolve(of, root, scope) else {
+            return quote!(0usize);
+        };
+        let Type::Array(a) = &node.ty else {
+            return quote!(0usize);
+        };
+        let x = names::element(depth);
+        let mut inner = scope.to_vec();
+        inner.push(Binding {
+            place: Place(vec![Step::Element]),
+            expr: quote!((*#x)),
+            node: &a.element,
+        });
+        let each = self.size_in(element, root, &inner, depth + 1);
+        quote!(#rt::ArrayField::elements(&#expr).iter().map(|#x| #each).sum::<usize>())
+    }
+
+    /// The sum of the key's and the value's sizes over the pairs of the map at `of`.
+    fn each_pair_term(
+        &self,
+        of: &Place,
+        (key, value): (&Size, &Size),
+        root: &Root<'_, 'a>,
+        scope: &[Binding<'a>],
+        depth: usize,
+    ) -> TokenStream {
+        let rt = &self.rt;
+        let Some((expr, node)) = self.resolve(of, root, scope) else {
+            return quote!(0usize);
+        };
+        let Type::Map(m) = &node.ty else {
+            return quote!(0usize);
+        };
+        let x = names::element(depth);
+        let mut inner = scope.to_vec();
+        inner.push(Binding {
+            place: Place(vec![Step::Key]),
+            expr: quote!((*#rt::Pair::key(#x))),
+            node: &m.key,
+        });
+        inner.push(Binding {
+            place: Place(vec![Step::Value]),
+            expr: quote!((*#rt::Pair::value(#x))),
+            node: &m.value,
+        });
+        let key = self.size_in(key, root, &inner, depth + 1);
+        let value = self.size_in(value, root, &inner, depth + 1);
+        quote!(#rt::ArrayField::elements(&#expr).iter().map(|#x| #key + #value).sum::<usize>())
+    }
+
+    /// The length of the named record type's value at `of`.
+    fn record_term(&self, of: &Place, root: &Root<'_, 'a>, scope: &[Binding<'a>]) -> TokenStream {
+        let rt = &self.rt;
+        let Some((expr, _)) = self.resolve(of, root, scope) else {
+            return quote!(0usize);
+        };
+        quote!(#rt::Record::record_len(&#expr))
+    }
+
+    /// `size` when the optional value at `of` is present, else nothing.
+    fn optional_term(
+        &self,
+        of: &Place,
+        size: &Size,
+        root: &Root<'_, 'a>,
+        scope: &[Binding<'a>],
+        depth: usize,
+    ) -> TokenStream {
+        let rt = &self.rt;
+        let Some((expr, node)) = self.resolve(of, root, scope) else {
+            return quote!(0usize);
+        };
+        let o = names::present(depth);
+        let mut inner = scope.to_vec();
+        inner.push(Binding {
+            place: of.clone(),
+            expr: quote!((*#o)),
+            node,
+        });
+        let present = self.size_in(size, root, &inner, depth + 1);
+        quote!(match #rt::OptionField::get(&#expr) {
+            ::core::option::Option::Some(#o) => #present,
+            ::core::option::Option::None => 0usize,
+        })
+    }
+
+    fn var(&self, var: &Var, root: &Root<'_, 'a>, scope: &[Binding<'a>]) -> TokenStream {
         let rt = &self.rt;
         match var {
             // The place is a count entry's, whose expression is its value; or an array's.
@@ -1129,6 +1231,28 @@ pub(crate) struct Slot<'f> {
     pub ty: &'f TokenStream,
 }
 
+/// A record's statements as they are gathered, in entry order.
+struct RecordParts {
+    decode: Vec<TokenStream>,
+    check: Vec<TokenStream>,
+    write: Vec<TokenStream>,
+}
+
+/// A record's entries as bound to a struct's fields: one slot per entry (`None` for constants
+/// and counts), and a field's place expression.
+#[derive(Clone, Copy)]
+struct Fields<'f, 's> {
+    slots: &'f [Option<Slot<'s>>],
+    place: &'f dyn Fn(&Ident) -> TokenStream,
+}
+
+/// An entry's key in a map record: the statement reading and checking it, and the one writing
+/// it; both empty for an entry of an array record.
+struct KeyCode {
+    decode: Option<TokenStream>,
+    write: Option<TokenStream>,
+}
+
 impl Gen<'_> {
     /// The code for a record whose entries are bound to `slots` (one per entry; `None` for
     /// constants and counts). `place` gives a field's place expression.
@@ -1138,18 +1262,60 @@ impl Gen<'_> {
         slots: &[Option<Slot<'_>>],
         place: &dyn Fn(&Ident) -> TokenStream,
     ) -> RecordCode {
-        let rt = &self.rt;
-        let d = names::decoder();
-        let e = names::encoder();
-        let schema = names::schema();
-        let entries_var = names::entries();
-        let total = record.entries.len();
-        let required = record.required;
-        let path_of = |name: &str| quote!(#rt::Path::entry(&#name));
+        let fields = Fields { slots, place };
+        let (decode_header, write_header, check_optional) = self.record_header(record, fields);
+        let mut parts = RecordParts {
+            decode: vec![decode_header],
+            check: vec![check_optional],
+            write: vec![write_header],
+        };
+        for (i, entry) in record.entries.iter().enumerate() {
+            match &entry.role {
+                Role::Field => {
+                    let Some(slot) = &slots[i] else { continue };
+                    self.field_entry(record, i, slot, fields, &mut parts);
+                }
+                Role::Const(c) => self.const_entry(record, i, c, &mut parts),
+                Role::Count { of } => self.count_entry(record, i, of, fields, &mut parts),
+            }
+        }
+        let RecordParts { decode, check, write } = parts;
+        RecordCode {
+            decode: quote!(#(#decode)*),
+            check: quote!(#(#check)*),
+            write: quote!(#(#write)*),
+        }
+    }
 
-        // The header.
+    /// `Path::entry("name")`: where entry `name` is, in errors.
+    fn entry_path(&self, name: &str) -> TokenStream {
+        let rt = &self.rt;
+        quote!(#rt::Path::entry(&#name))
+    }
+
+    /// The key of entry `i` of `record`, read before its value and written before it.
+    fn entry_key(&self, record: &Record, i: usize) -> KeyCode {
+        let (d, e) = (names::decoder(), names::encoder());
+        let entry = &record.entries[i];
+        let path = self.entry_path(&entry.name);
+        let key = entry.key.as_deref().filter(|_| record.form == Family::Map);
+        KeyCode {
+            decode: key.map(|k| quote!(#d.key(#k, #path)?;)),
+            write: key.map(|k| {
+                let bytes = key_bytes(k).into_iter().map(u8_lit);
+                quote!(#e.bytes(&[#(#bytes),*]);)
+            }),
+        }
+    }
+
+    /// The record's header: the statements reading it, writing it, and checking the optional
+    /// entries present before it is written.
+    fn record_header(&self, record: &Record, fields: Fields<'_, '_>) -> (TokenStream, TokenStream, TokenStream) {
+        let rt = &self.rt;
+        let (d, e) = (names::decoder(), names::encoder());
+        let (total, required) = (record.entries.len(), record.required);
         let container_path = quote!(#rt::Path::CONTAINER);
-        let (decode_header, write_header, present_count) = match record.header {
+        match record.header {
             Encoding::Fixed(w) if w.marker().is_none() && required == total => {
                 let m = u8_lit(w.markers().0.wrapping_add(total as u8));
                 let name = w.name();
@@ -1162,211 +1328,282 @@ impl Gen<'_> {
             Encoding::Fixed(w) if required == total => {
                 let bytes = header_bytes(w, total).into_iter().map(u8_lit);
                 let read = self.read_header(record.header, record.form, &container_path);
-                let at = names::at(0);
-                let t = usize_lit(total);
+                let (at, entries, t) = (names::at(0), names::entries(), usize_lit(total));
                 (
                     quote! {
                         let #at = #d.position();
-                        let #entries_var = #read;
-                        #d.entries(#at, #entries_var, #t, #t, #container_path)?;
+                        let #entries = #read;
+                        #d.entries(#at, #entries, #t, #t, #container_path)?;
                     },
                     quote!(#e.bytes(&[#(#bytes),*]);),
                     TokenStream::new(),
                 )
             }
-            header => {
-                let read = self.read_header(header, record.form, &container_path);
-                let at = names::at(0);
-                let (r, t) = (usize_lit(required), usize_lit(total));
-                let present = names::present_count();
-                let write = self.write_header(header, record.form, &quote!(#r + #present));
-                // A gap among the optional entries is an error (checked); the header states the
-                // required entries and the optional ones present (written). The check and the
-                // write may be separate functions (a named record type's).
-                let (absent, is) = (names::absent(), names::is_present());
-                let mut gaps = Vec::new();
-                let mut present_terms = Vec::new();
-                let mut absent_before: Option<&str> = None;
-                for (i, entry) in record.entries.iter().enumerate().skip(required) {
-                    let Some(slot) = &slots[i] else { continue };
-                    let p = place(slot.ident);
-                    let name = entry.name.as_str();
-                    let path = path_of(name);
-                    let gap = match absent_before {
-                        None => quote!(::core::option::Option::None),
-                        Some(_) => quote!(#absent),
-                    };
-                    gaps.push(quote! {
-                        let #is = #rt::OptionField::get(&#p).is_some();
-                        #rt::check_optional(#schema, #path, #is, #gap)?;
-                        if !#is && #absent.is_none() { #absent = ::core::option::Option::Some(#name); }
-                    });
-                    present_terms.push(quote!(usize::from(#rt::OptionField::get(&#p).is_some())));
-                    absent_before = Some(name);
-                }
-                (
-                    quote! {
-                        let #at = #d.position();
-                        let #entries_var = #read;
-                        #d.entries(#at, #entries_var, #r, #t, #container_path)?;
-                    },
-                    quote! {
-                        let #present: usize = 0 #(+ #present_terms)*;
-                        #write
-                    },
-                    quote! {
-                        let mut #absent: ::core::option::Option<&'static str> = ::core::option::Option::None;
-                        #(#gaps)*
-                        let _ = #absent;
-                    },
-                )
-            }
-        };
+            header => self.counted_record_header(record, header, fields),
+        }
+    }
 
-        let mut decode = vec![decode_header];
-        let mut check = vec![present_count];
-        let mut write = vec![write_header];
-        let is_map = record.form == Family::Map;
+    /// The header of a record with optional entries: it states the required entries and the
+    /// optional ones present. A gap among the optional entries is an error (checked); the check
+    /// and the write may be separate functions (a named record type's).
+    fn counted_record_header(
+        &self,
+        record: &Record,
+        header: Encoding,
+        fields: Fields<'_, '_>,
+    ) -> (TokenStream, TokenStream, TokenStream) {
+        let rt = &self.rt;
+        let d = names::decoder();
+        let container_path = quote!(#rt::Path::CONTAINER);
+        let read = self.read_header(header, record.form, &container_path);
+        let (at, entries) = (names::at(0), names::entries());
+        let (r, t) = (usize_lit(record.required), usize_lit(record.entries.len()));
+        let present = names::present_count();
+        let write = self.write_header(header, record.form, &quote!(#r + #present));
+        let (gaps, present_terms) = self.optional_presence(record, fields);
+        let absent = names::absent();
+        (
+            quote! {
+                let #at = #d.position();
+                let #entries = #read;
+                #d.entries(#at, #entries, #r, #t, #container_path)?;
+            },
+            quote! {
+                let #present: usize = 0 #(+ #present_terms)*;
+                #write
+            },
+            quote! {
+                let mut #absent: ::core::option::Option<&'static str> = ::core::option::Option::None;
+                #(#gaps)*
+                let _ = #absent;
+            },
+        )
+    }
 
-        // Count entries: the variable their arrays are checked against, and the first array
-        // counted (whose length is the count on encode).
-        for (i, entry) in record.entries.iter().enumerate() {
+    /// Per optional entry bound to a field: the statements checking that no optional entry
+    /// before it is absent when it is present, and the term counting it when present.
+    fn optional_presence(&self, record: &Record, fields: Fields<'_, '_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let rt = &self.rt;
+        let (schema, absent, is) = (names::schema(), names::absent(), names::is_present());
+        let mut gaps = Vec::new();
+        let mut present_terms = Vec::new();
+        let mut absent_before: Option<&str> = None;
+        for (i, entry) in record.entries.iter().enumerate().skip(record.required) {
+            let Some(slot) = &fields.slots[i] else { continue };
+            let p = (fields.place)(slot.ident);
             let name = entry.name.as_str();
-            let path = path_of(name);
-            let key = entry.key.as_deref().filter(|_| is_map);
-            let decode_key = key.map(|k| quote!(#d.key(#k, #path)?;));
-            let write_key = key.map(|k| {
-                let bytes = key_bytes(k).into_iter().map(u8_lit);
-                quote!(#e.bytes(&[#(#bytes),*]);)
-            });
-            let count_ref = match &entry.node.ty {
-                Type::Array(ArrayType {
-                    count: Count::Entry(c), ..
-                })
-                | Type::Map(MapType {
-                    count: Count::Entry(c), ..
-                }) => Some(CountRef {
-                    var: names::count(&record.entries[*c].name),
-                    name: record.entries[*c].name.as_str(),
-                }),
-                _ => None,
+            let path = self.entry_path(name);
+            let gap = match absent_before {
+                None => quote!(::core::option::Option::None),
+                Some(_) => quote!(#absent),
             };
-            match &entry.role {
-                Role::Field => {
-                    let Some(slot) = &slots[i] else { continue };
-                    let (ty, p) = (slot.ty, place(slot.ident));
-                    let var = names::field(name);
-                    if entry.optional {
-                        let inner = quote!(<#ty as #rt::OptionField>::Inner);
-                        let value = self.decode(&entry.node, &inner, &path, 1, count_ref.as_ref(), Some(name));
-                        let idx = usize_lit(i);
-                        decode.push(quote! {
-                            let #var: #ty = if #entries_var > #idx {
-                                #decode_key
-                                <#ty as #rt::OptionField>::some(#value)
-                            } else {
-                                <#ty as #rt::OptionField>::none()
-                            };
-                        });
-                        let o = names::present(0);
-                        let inner_check = self.check(&entry.node, &quote!((*#o)), &path, 1, Some(name));
-                        let inner_write = self.write(&entry.node, &quote!((*#o)), 1);
-                        check.push(quote! {
-                            if let ::core::option::Option::Some(#o) = #rt::OptionField::get(&#p) {
-                                #inner_check
-                            }
-                        });
-                        write.push(quote! {
-                            if let ::core::option::Option::Some(#o) = #rt::OptionField::get(&#p) {
-                                #write_key
-                                #inner_write
-                            }
-                        });
-                    } else {
-                        let value = self.decode(&entry.node, ty, &path, 1, count_ref.as_ref(), Some(name));
-                        decode.push(quote! {
-                            #decode_key
-                            let #var: #ty = #value;
-                        });
-                        check.push(self.check(&entry.node, &p, &path, 1, Some(name)));
-                        let w = self.write(&entry.node, &p, 1);
-                        write.push(quote!(#write_key #w));
-                    }
-                }
-                Role::Const(c) => {
-                    let value = self.decode_const(&entry.node, c, &path);
-                    decode.push(quote!(#decode_key #value));
-                    let bytes = const_bytes(&entry.node, c).into_iter().map(u8_lit);
-                    write.push(quote!(#write_key #e.bytes(&[#(#bytes),*]);));
-                }
-                Role::Count { of } => {
-                    let Type::Int(t) = &entry.node.ty else { continue };
-                    let var = names::count(name);
-                    let (at, v) = (names::at(1), names::int(1));
-                    let read = self.read_int(t.encoding, &path);
-                    let clamped = IntType {
-                        min: t.min.max(0),
-                        ..t.clone()
-                    };
-                    let checks = self.int_checks(&clamped, None, &at, &v, &path);
-                    let force_range = if clamped.min != t.min {
-                        let (lo, hi) = (i128_lit(clamped.min), i128_lit(clamped.max));
-                        quote!(#d.range(#at, #v, #lo, #hi, #path)?;)
-                    } else {
-                        TokenStream::new()
-                    };
-                    decode.push(quote! {
-                        #decode_key
-                        let #at = #d.position();
-                        let #v: i128 = #read;
-                        #force_range
-                        #checks
-                        let #var = #v as usize;
+            gaps.push(quote! {
+                let #is = #rt::OptionField::get(&#p).is_some();
+                #rt::check_optional(#schema, #path, #is, #gap)?;
+                if !#is && #absent.is_none() { #absent = ::core::option::Option::Some(#name); }
+            });
+            present_terms.push(quote!(usize::from(#rt::OptionField::get(&#p).is_some())));
+            absent_before = Some(name);
+        }
+        (gaps, present_terms)
+    }
+
+    /// The count entry that entry `i` of `record`, an array or map, is counted by.
+    fn count_ref<'r>(record: &'r Record, i: usize) -> Option<CountRef<'r>> {
+        match &record.entries[i].node.ty {
+            Type::Array(ArrayType {
+                count: Count::Entry(c), ..
+            })
+            | Type::Map(MapType {
+                count: Count::Entry(c), ..
+            }) => Some(CountRef {
+                var: names::count(&record.entries[*c].name),
+                name: record.entries[*c].name.as_str(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// Entry `i` of `record`, bound to `slot`: decoded into its field's variable, checked and
+    /// written from its place.
+    fn field_entry(&self, record: &Record, i: usize, slot: &Slot<'_>, fields: Fields<'_, '_>, parts: &mut RecordParts) {
+        let entry = &record.entries[i];
+        let p = (fields.place)(slot.ident);
+        if entry.optional {
+            return self.optional_field_entry(record, i, slot, &p, parts);
+        }
+        let name = entry.name.as_str();
+        let path = self.entry_path(name);
+        let key = self.entry_key(record, i);
+        let (decode_key, write_key) = (key.decode, key.write);
+        let count_ref = Self::count_ref(record, i);
+        let (ty, var) = (slot.ty, names::field(name));
+        let value = self.decode(&entry.node, ty, &path, 1, count_ref.as_ref(), Some(name));
+        parts.decode.push(quote! {
+            #decode_key
+            let #var: #ty = #value;
+        });
+        parts.check.push(self.check(&entry.node, &p, &path, 1, Some(name)));
+        let w = self.write(&entry.node, &p, 1);
+        parts.write.push(quote!(#write_key #w));
+    }
+
+    /// Optional entry `i` of `record`, bound to `slot` at place `p`: decoded when the header
+    /// counts it, checked and written when present.
+    fn optional_field_entry(
+        &self,
+        record: &Record,
+        i: usize,
+        slot: &Slot<'_>,
+        p: &TokenStream,
+        parts: &mut RecordParts,
+    ) {
+        let rt = &self.rt;
+        let entry = &record.entries[i];
+        let name = entry.name.as_str();
+        let path = self.entry_path(name);
+        let key = self.entry_key(record, i);
+        let (decode_key, write_key) = (key.decode, key.write);
+        let count_ref = Self::count_ref(record, i);
+        let (ty, var, entries) = (slot.ty, names::field(name), names::entries());
+        let inner = quote!(<#ty as #rt::OptionField>::Inner);
+        let value = self.decode(&entry.node, &inner, &path, 1, count_ref.as_ref(), Some(name));
+        let idx = usize_lit(i);
+        parts.decode.push(quote! {
+            let #var: #ty = if #entries > #idx {
+                #decode_key
+                <#ty as #rt::OptionField>::some(#value)
+            } else {
+                <#ty as #rt::OptionField>::none()
+            };
+        });
+        let o = names::present(0);
+        let inner_check = self.check(&entry.node, &quote!((*#o)), &path, 1, Some(name));
+        let inner_write = self.write(&entry.node, &quote!((*#o)), 1);
+        parts.check.push(quote! {
+            if let ::core::option::Option::Some(#o) = #rt::OptionField::get(&#p) {
+                #inner_check
+            }
+        });
+        parts.write.push(quote! {
+            if let ::core::option::Option::Some(#o) = #rt::OptionField::get(&#p) {
+                #write_key
+                #inner_write
+            }
+        });
+    }
+
+    /// Constant entry `i` of `record`, whose value is `c`: checked on decode, written as its
+    /// bytes.
+    fn const_entry(&self, record: &Record, i: usize, c: &Const, parts: &mut RecordParts) {
+        let e = names::encoder();
+        let entry = &record.entries[i];
+        let key = self.entry_key(record, i);
+        let (decode_key, write_key) = (key.decode, key.write);
+        let value = self.decode_const(&entry.node, c, &self.entry_path(&entry.name));
+        parts.decode.push(quote!(#decode_key #value));
+        let bytes = const_bytes(&entry.node, c).into_iter().map(u8_lit);
+        parts.write.push(quote!(#write_key #e.bytes(&[#(#bytes),*]);));
+    }
+
+    /// Count entry `i` of `record`, counting the entries `of`: decoded into its variable (which
+    /// the arrays it counts are read against), checked against the lengths of the fields it
+    /// counts, and written as the first one's length.
+    fn count_entry(&self, record: &Record, i: usize, of: &[usize], fields: Fields<'_, '_>, parts: &mut RecordParts) {
+        let entry = &record.entries[i];
+        let Type::Int(t) = &entry.node.ty else { return };
+        let key = self.entry_key(record, i);
+        let (decode_key, write_key) = (key.decode, key.write);
+        let clamped = IntType {
+            min: t.min.max(0),
+            ..t.clone()
+        };
+        let read = self.count_decode(t, &clamped, &entry.name);
+        parts.decode.push(quote!(#decode_key #read));
+        let len = self.count_checks(record, i, of, &clamped, fields, &mut parts.check);
+        let w = self.count_write(t.encoding, &len);
+        parts.write.push(quote!(#write_key #w));
+    }
+
+    /// Statements reading count entry `name` (of type `t`, read as `clamped`, not negative) into
+    /// its variable.
+    fn count_decode(&self, t: &IntType, clamped: &IntType, name: &str) -> TokenStream {
+        let d = names::decoder();
+        let path = self.entry_path(name);
+        let var = names::count(name);
+        let (at, v) = (names::at(1), names::int(1));
+        let read = self.read_int(t.encoding, &path);
+        let checks = self.int_checks(clamped, None, &at, &v, &path);
+        let force_range = if clamped.min != t.min {
+            let (lo, hi) = (i128_lit(clamped.min), i128_lit(clamped.max));
+            quote!(#d.range(#at, #v, #lo, #hi, #path)?;)
+        } else {
+            TokenStream::new()
+        };
+        quote! {
+            let #at = #d.position();
+            let #v: i128 = #read;
+            #force_range
+            #checks
+            let #var = #v as usize;
+        }
+    }
+
+    /// The checks of count entry `i` of `record` before encoding: the first counted field sets
+    /// the count, within the entry's range `clamped`; the others must have the same length.
+    /// The expression of the count (the first counted field's length) that is written.
+    fn count_checks(
+        &self,
+        record: &Record,
+        i: usize,
+        of: &[usize],
+        clamped: &IntType,
+        fields: Fields<'_, '_>,
+        check: &mut Vec<TokenStream>,
+    ) -> TokenStream {
+        let rt = &self.rt;
+        let schema = names::schema();
+        let name = record.entries[i].name.as_str();
+        let var = names::count(name);
+        let mut first: Option<(&str, TokenStream)> = None;
+        let (lo, hi) = (
+            usize_lit(usize::try_from(clamped.min).unwrap_or(0)),
+            usize_lit(usize::try_from(clamped.max).unwrap_or(usize::MAX)),
+        );
+        for &a in of {
+            let Some(slot) = &fields.slots[a] else { continue };
+            let aname = record.entries[a].name.as_str();
+            let p = (fields.place)(slot.ident);
+            let len = quote!(#rt::ArrayField::elements(&#p).len());
+            match &first {
+                None => {
+                    check.push(quote! {
+                        let #var = #len;
+                        #rt::check_count(#schema, #name, &#aname, #var, #lo, #hi)?;
                     });
-                    // The first counted entry sets the count; the others must agree.
-                    let mut first: Option<(&str, TokenStream)> = None;
-                    let (lo, hi) = (
-                        usize_lit(usize::try_from(clamped.min).unwrap_or(0)),
-                        usize_lit(usize::try_from(clamped.max).unwrap_or(usize::MAX)),
-                    );
-                    for &a in of {
-                        let Some(slot) = &slots[a] else { continue };
-                        let aname = record.entries[a].name.as_str();
-                        let p = place(slot.ident);
-                        let len = quote!(#rt::ArrayField::elements(&#p).len());
-                        match &first {
-                            None => {
-                                check.push(quote! {
-                                    let #var = #len;
-                                    #rt::check_count(#schema, #name, &#aname, #var, #lo, #hi)?;
-                                });
-                                first = Some((aname, len));
-                            }
-                            Some((reference, _)) => check.push(quote! {
-                                #rt::check_same_len(#schema, #name, #reference, #var, &#aname, #len)?;
-                            }),
-                        }
-                    }
-                    let len = first.map_or(quote!(0usize), |(_, len)| len);
-                    let w = match t.encoding {
-                        Encoding::Fixed(w) if w.marker().is_none() => quote!(#e.byte((#len) as u8);),
-                        Encoding::Fixed(w) => {
-                            let (marker, native) = (u8_lit(w.marker().unwrap_or_default()), native_int(w));
-                            quote! {
-                                #e.byte(#marker);
-                                #e.bytes(&((#len) as #native).to_be_bytes());
-                            }
-                        }
-                        Encoding::Canonical { .. } => quote!(#e.any_int((#len) as i128);),
-                    };
-                    write.push(quote!(#write_key #w));
+                    first = Some((aname, len));
                 }
+                Some((reference, _)) => check.push(quote! {
+                    #rt::check_same_len(#schema, #name, #reference, #var, &#aname, #len)?;
+                }),
             }
         }
-        RecordCode {
-            decode: quote!(#(#decode)*),
-            check: quote!(#(#check)*),
-            write: quote!(#(#write)*),
+        first.map_or(quote!(0usize), |(_, len)| len)
+    }
+
+    /// Statements writing a count of integer `encoding` whose value is `len`.
+    fn count_write(&self, encoding: Encoding, len: &TokenStream) -> TokenStream {
+        let e = names::encoder();
+        match encoding {
+            Encoding::Fixed(w) if w.marker().is_none() => quote!(#e.byte((#len) as u8);),
+            Encoding::Fixed(w) => {
+                let (marker, native) = (u8_lit(w.marker().unwrap_or_default()), native_int(w));
+                quote! {
+                    #e.byte(#marker);
+                    #e.bytes(&((#len) as #native).to_be_bytes());
+                }
+            }
+            Encoding::Canonical { .. } => quote!(#e.any_int((#len) as i128);),
         }
     }
 }

@@ -40,6 +40,9 @@ mod resolve;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use metalayer_layout::Layout;
+
+use crate::attr::{Args, LitStr, SchemaRef};
 use crate::error::Error;
 use crate::expand::Target;
 use crate::item::{Data, Item};
@@ -70,7 +73,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
 /// assert!(out.to_string().contains("missing field for the fixarray entry `chunkshape` of caterva_v0"));
 /// ```
 pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path::Path) -> TokenStream {
-    let mut input = match item::parse(item.clone()) {
+    let input = match item::parse(item.clone()) {
         Ok(input) => input,
         Err(e) => {
             // The item stays, so that code using it reports nothing more.
@@ -85,9 +88,16 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
             return with_errors(&input, &[e], Some(fallback));
         }
     };
-    let Some(schema) = &args.schema else {
-        return dispatch::expand(input, &args.krate, manifest_dir);
-    };
+    match &args.schema {
+        None => dispatch::expand(input, &args.krate, manifest_dir),
+        Some(schema) => expand_bound(input, &args, schema, manifest_dir),
+    }
+}
+
+/// A struct bound to the schema `schema` names: the struct with its layout documented, the
+/// impls, the length and offset formulas, and the schema files tracked; or the errors, with
+/// impls that do nothing so that code using the struct reports nothing more.
+fn expand_bound(mut input: Item, args: &Args, schema: &SchemaRef, manifest_dir: &std::path::Path) -> TokenStream {
     if let Data::Enum(_) = input.data {
         return with_errors(
             &input,
@@ -119,29 +129,9 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
     if let Err(e) = expand::check_generics(&input) {
         return with_errors(&input, &[e], None);
     }
-    let target = match &args.layout {
-        Some(name) => match layout.types.iter().position(|t| t.name == name.value()) {
-            Some(i) => Target::Type(i, &layout.types[i].record),
-            None => {
-                let names: Vec<&str> = layout.types.iter().map(|t| t.name.as_str()).collect();
-                let message = if names.is_empty() {
-                    format!("{} has no record types (`[types.<name>]`)", layout.schema)
-                } else {
-                    format!(
-                        "{} has no record type `{}`; its record types are: {}",
-                        layout.schema,
-                        name.value(),
-                        names.join(", ")
-                    )
-                };
-                return with_errors(&input, &[Error::new(name.span(), message)], fallback());
-            }
-        },
-        None => match &layout.root.ty {
-            metalayer_layout::Type::Record(r) => Target::Root(r),
-            metalayer_layout::Type::Ref(i) => Target::Root(&layout.types[*i].record),
-            _ => Target::Value(&layout.root),
-        },
+    let target = match target(&layout, args.layout.as_ref()) {
+        Ok(target) => target,
+        Err(e) => return with_errors(&input, &[e], fallback()),
     };
     let bound = match bind::bind(&input, &layout, &target) {
         Ok(bound) => bound,
@@ -170,6 +160,32 @@ pub fn expand_in(args: TokenStream, item: TokenStream, manifest_dir: &std::path:
             #formulas
         };
     }
+}
+
+/// What the struct binds to: the record type `layout = "..."` names, or the top-level value.
+fn target<'l>(layout: &'l Layout, record_type: Option<&LitStr>) -> Result<Target<'l>, Error> {
+    let Some(name) = record_type else {
+        return Ok(match &layout.root.ty {
+            metalayer_layout::Type::Record(r) => Target::Root(r),
+            metalayer_layout::Type::Ref(i) => Target::Root(&layout.types[*i].record),
+            _ => Target::Value(&layout.root),
+        });
+    };
+    if let Some(i) = layout.types.iter().position(|t| t.name == name.value()) {
+        return Ok(Target::Type(i, &layout.types[i].record));
+    }
+    let names: Vec<&str> = layout.types.iter().map(|t| t.name.as_str()).collect();
+    let message = if names.is_empty() {
+        format!("{} has no record types (`[types.<name>]`)", layout.schema)
+    } else {
+        format!(
+            "{} has no record type `{}`; its record types are: {}",
+            layout.schema,
+            name.value(),
+            names.join(", ")
+        )
+    };
+    Err(Error::new(name.span(), message))
 }
 
 fn with_errors(input: &Item, errors: &[Error], fallback: Option<TokenStream>) -> TokenStream {

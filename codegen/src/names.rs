@@ -7,7 +7,9 @@
 //! The methods and constants the generated impls define (`encoded_len_for`, `LENGTH_FORMULA`,
 //! a dispatch enum's `decode`, ...) are the API; they are named where they are documented.
 
-use metalayer_layout::keywords;
+use core::ops::Range;
+
+use metalayer_layout::{Layout, Record, Type, keywords};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -257,9 +259,84 @@ pub(crate) fn element_index(args: &[Ident]) -> Ident {
     Ident::new(&name, Span::call_site())
 }
 
+// ---------------------------------------------------------------- clashes among them
+
+/// An entry of a schema whose generated name is one generated for another entry.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct NameClash {
+    /// The file the entry is in: an index into [`Layout::files`].
+    pub file: usize,
+    /// The entry's table in that file.
+    pub span: Range<usize>,
+    /// What clashes.
+    pub message: String,
+}
+
+/// Rule: no entry's offset function ([`offset_fn`], `<name>_offset`) is the element offset
+/// function ([`element_offset_fn`], `<array>_element_offset`) of an array of its record. The
+/// clashes in every record of the layout (its top-level record and its record types), each
+/// placed at the entry that is not the array. A struct bound to any of the records would
+/// define both functions, so the schema cannot be used as it is.
+pub(crate) fn check_offset_fn_clashes(layout: &Layout) -> Vec<NameClash> {
+    let root = match &layout.root.ty {
+        Type::Record(r) => Some(r),
+        _ => None,
+    };
+    let records = root.into_iter().chain(layout.types.iter().map(|t| &t.record));
+    records.flat_map(offset_fn_clashes).collect()
+}
+
+/// [`check_offset_fn_clashes`] in one record.
+fn offset_fn_clashes(record: &Record) -> Vec<NameClash> {
+    let mut clashes = Vec::new();
+    for array in record.entries.iter().filter(|e| matches!(e.node.ty, Type::Array(_))) {
+        let element_fn = element_offset_fn(&array.name);
+        for other in record.entries.iter().filter(|e| offset_fn(&e.name) == element_fn) {
+            clashes.push(NameClash {
+                file: other.node.file,
+                span: other.span.clone(),
+                message: format!(
+                    "entry `{}` clashes with the array `{}`: both would generate `{element_fn}`; rename one",
+                    other.name, array.name
+                ),
+            });
+        }
+    }
+    clashes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The clashes of schema text `body` (after a `[schema]` table of four lines), each as
+    /// `(file, line, column, message)`.
+    fn clashes(body: &str) -> Vec<(usize, usize, usize, String)> {
+        let text = format!("[schema]\nmetalayer = \"m\"\ndescription = \"d\"\nsource = \"s\"\n{body}");
+        let layout = metalayer_layout::parse("t", &text).unwrap_or_else(|e| panic!("{e}"));
+        super::check_offset_fn_clashes(&layout)
+            .into_iter()
+            .map(|c| {
+                let (line, column) = metalayer_layout::Diagnostic::new(c.span, "").line_column(&text);
+                (c.file, line, column, c.message)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn check_offset_fn_clashes() {
+        // Lines 5-6 the container, 7 [[entry]] a (8-10), 11 [[entry]] a_element (12-13).
+        let body = "[container]\nwire = \"fixarray\"\n[[entry]]\nname = \"a\"\nwire = \"array\"\nelement = { wire = \"int\" }\n[[entry]]\nname = \"a_element\"\nwire = \"int\"\n";
+        let message =
+            "entry `a_element` clashes with the array `a`: both would generate `a_element_offset`; rename one";
+        assert_eq!(clashes(body), [(0, 11, 1, message.to_string())]);
+        // The entry may come first, and the clash is in a record type too.
+        let body = "[value]\ntype = \"t\"\n[types.t]\nwire = \"fixarray\"\n[[types.t.entry]]\nname = \"a_element\"\nwire = \"int\"\n[[types.t.entry]]\nname = \"a\"\nwire = \"array\"\nelement = { wire = \"int\" }\n";
+        assert_eq!(clashes(body), [(0, 9, 1, message.to_string())]);
+        // `a_element` beside a non-array `a`, or an array `b`, generates nothing twice.
+        let body = "[container]\nwire = \"fixarray\"\n[[entry]]\nname = \"a\"\nwire = \"int\"\n[[entry]]\nname = \"a_element\"\nwire = \"int\"\n[[entry]]\nname = \"b\"\nwire = \"array\"\nelement = { wire = \"int\" }\n";
+        assert_eq!(clashes(body), []);
+    }
 
     #[test]
     fn keywords_become_raw_identifiers() {

@@ -10,9 +10,10 @@
 
 use std::path::{Path, PathBuf};
 
-use metalayer_layout::{BUILTINS, FRAME, Layout, PYTHON_BLOSC2};
+use metalayer_layout::{BUILTINS, Diagnostic, FRAME, Layout, Origin, PYTHON_BLOSC2};
 
 use crate::attr::SchemaRef;
+use crate::names;
 
 /// A schema's text and where it came from.
 pub(crate) struct Source {
@@ -116,60 +117,104 @@ fn list_schemas(dir: &Path) -> Vec<String> {
 }
 
 /// Parses and checks a schema, reading the files it extends or includes: a built-in's name
-/// means the built-in, anything else a file relative to the schema that names it. Errors are
-/// rendered with the file, line and column. Also returns the files read, for the generated code
-/// to track.
+/// means the built-in, anything else a file relative to the schema that names it. Then checks
+/// what code generation requires of the names (see [`names::check_offset_fn_clashes`]). Errors
+/// are rendered with the file, line and column. Also returns the files read, for the generated
+/// code to track.
 pub(crate) fn layout(source: &Source, manifest_dir: &Path) -> Result<(Layout, Vec<PathBuf>), Vec<String>> {
     let mut read: Vec<PathBuf> = Vec::new();
+    let mut loaded: Vec<metalayer_layout::Source> = Vec::new();
     let main = metalayer_layout::Source {
         name: source.name.clone(),
         path: source.file.as_ref().map(|f| f.display().to_string()),
         text: source.text.clone(),
     };
-    let mut loader = |reference: &str, from: &metalayer_layout::Source| -> Result<metalayer_layout::Source, String> {
-        if let Some(b) = metalayer_layout::builtin(reference) {
-            return Ok(metalayer_layout::Source {
-                name: b.name.to_string(),
-                path: None,
-                text: b.text.to_string(),
-            });
-        }
-        let Some(from_path) = &from.path else {
-            return Err(format!(
-                "`{reference}` is not a built-in schema, and a built-in schema can name built-ins only"
-            ));
-        };
-        let dir = Path::new(from_path).parent().unwrap_or(Path::new("."));
-        let path = dir.join(reference);
-        // Messages show paths as the attribute's are written: relative to the crate.
-        let shown = path.strip_prefix(manifest_dir).unwrap_or(&path).display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
-        read.push(path.clone());
-        Ok(metalayer_layout::Source {
-            name: reference.to_string(),
-            path: Some(path.display().to_string()),
-            text,
-        })
-    };
-    let layout = metalayer_layout::parse_with(main, &mut loader).map_err(|diags| {
+    let parsed = metalayer_layout::parse_with(main, &mut |reference, from| {
+        let found = load(reference, from, manifest_dir, &mut read)?;
+        loaded.push(found.clone());
+        Ok(found)
+    });
+    let render = |diags: &[Diagnostic]| -> Vec<String> {
         diags
             .iter()
-            .map(|d| {
-                let mut d = d.clone();
-                if let Some(origin) = &mut d.origin
-                    && let Some(path) = &origin.path
-                {
-                    origin.path = Some(
-                        Path::new(path)
-                            .strip_prefix(manifest_dir)
-                            .unwrap_or(Path::new(path))
-                            .display()
-                            .to_string(),
-                    );
-                }
-                format!("schema error: {}", d.render(&source.display, &source.text))
-            })
-            .collect::<Vec<_>>()
-    })?;
+            .map(|d| render_schema_error(d, source, manifest_dir))
+            .collect()
+    };
+    let layout = parsed.map_err(|diags| render(&diags))?;
+    let mut clashes: Vec<Diagnostic> = names::check_offset_fn_clashes(&layout)
+        .into_iter()
+        .map(|clash| {
+            let mut d = Diagnostic::new(clash.span, clash.message);
+            d.origin = origin(&layout, clash.file, &loaded);
+            d
+        })
+        .collect();
+    if !clashes.is_empty() {
+        clashes.sort_by_key(|d| (d.origin.is_some(), d.span.start));
+        return Err(render(&clashes));
+    }
     Ok((layout, read))
+}
+
+/// Reads the file a schema names (`reference`, in the schema `from`): a built-in's name means
+/// the built-in, anything else a file relative to `from`, whose path is added to `read`.
+fn load(
+    reference: &str,
+    from: &metalayer_layout::Source,
+    manifest_dir: &Path,
+    read: &mut Vec<PathBuf>,
+) -> Result<metalayer_layout::Source, String> {
+    if let Some(b) = metalayer_layout::builtin(reference) {
+        return Ok(metalayer_layout::Source {
+            name: b.name.to_string(),
+            path: None,
+            text: b.text.to_string(),
+        });
+    }
+    let Some(from_path) = &from.path else {
+        return Err(format!(
+            "`{reference}` is not a built-in schema, and a built-in schema can name built-ins only"
+        ));
+    };
+    let dir = Path::new(from_path).parent().unwrap_or(Path::new("."));
+    let path = dir.join(reference);
+    // Messages show paths as the attribute's are written: relative to the crate.
+    let shown = path.strip_prefix(manifest_dir).unwrap_or(&path).display().to_string();
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    read.push(path.clone());
+    Ok(metalayer_layout::Source {
+        name: reference.to_string(),
+        path: Some(path.display().to_string()),
+        text,
+    })
+}
+
+/// Where a diagnostic about file `file` of `layout` is, when that is not the schema itself but
+/// one of the files `loaded` for it.
+fn origin(layout: &Layout, file: usize, loaded: &[metalayer_layout::Source]) -> Option<Box<Origin>> {
+    let f = layout.files.get(file).filter(|_| file > 0)?;
+    let source = loaded.iter().find(|s| s.name == f.name && s.path == f.path)?;
+    Some(Box::new(Origin {
+        name: source.name.clone(),
+        path: source.path.clone(),
+        text: source.text.clone(),
+    }))
+}
+
+/// `schema error: <file>:<line>:<column>: <message>` and the line underlined, the file shown
+/// as the attribute names it (relative to the crate's directory).
+fn render_schema_error(d: &Diagnostic, source: &Source, manifest_dir: &Path) -> String {
+    let mut d = d.clone();
+    if let Some(origin) = &mut d.origin
+        && let Some(path) = &origin.path
+    {
+        origin.path = Some(
+            Path::new(path)
+                .strip_prefix(manifest_dir)
+                .unwrap_or(Path::new(path))
+                .display()
+                .to_string(),
+        );
+    }
+    format!("schema error: {}", d.render(&source.display, &source.text))
 }

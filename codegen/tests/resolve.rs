@@ -116,3 +116,31 @@ fn another_name_reads_and_tracks_the_crate_file() {
             .contains(&format!("include_bytes ! ({:?})", file.to_str().unwrap()))
     );
 }
+
+#[test]
+fn generated_names_that_clash_are_schema_errors_where_the_entry_is() {
+    // base.toml: lines 1-4 [schema], 5-6 the container, 7 [[entry]] a (8-10), 11 [[entry]]
+    // a_element (12-13). derived.toml extends it and adds nothing.
+    let base = "[schema]\nmetalayer = \"t\"\ndescription = \"d\"\nsource = \"s\"\n[container]\nwire = \"array\"\n[[entry]]\nname = \"a\"\nwire = \"array\"\nelement = { wire = \"int\" }\n[[entry]]\nname = \"a_element\"\nwire = \"int\"\n";
+    let derived = "[schema]\nmetalayer = \"t\"\ndescription = \"d\"\nsource = \"s\"\nextends = \"base.toml\"\n";
+    let dir = CrateDir::new("clash", &[("base.toml", base), ("derived.toml", derived)]);
+    let item = quote!(
+        struct T {
+            a: Vec<i64>,
+            a_element: i64,
+        }
+    );
+    let message = "entry `a_element` clashes with the array `a`: both would generate `a_element_offset`; rename one";
+    let underline = "\n   |\n11 | [[entry]]\n   | ^^^^^^^^^";
+    let out = metalayer_codegen::expand_in(quote!(schema = "base"), item.clone(), dir.path());
+    assert_eq!(
+        errors(&out),
+        [format!("schema error: schemas/base.toml:11:1: {message}{underline}")]
+    );
+    // Reported in the file the entry is in, as the attribute names files.
+    let out = metalayer_codegen::expand_in(quote!(schema = "derived"), item, dir.path());
+    assert_eq!(
+        errors(&out),
+        [format!("schema error: schemas/base.toml:11:1: {message}{underline}")]
+    );
+}

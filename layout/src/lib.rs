@@ -91,7 +91,14 @@ pub use size::Size;
 ///
 /// ```
 /// let errors = metalayer_layout::parse("x", "[container]\nwire = \"fixarray\"\nmarker = 0x91\n").unwrap_err();
-/// assert!(errors.iter().any(|e| e.message == "[schema] needs `metalayer`" || e.message.starts_with("the schema file needs")));
+/// let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+/// assert_eq!(
+///     messages,
+///     [
+///         "the schema file needs a [schema] table with `metalayer`, `description` and `source`",
+///         "container marker 0x91 states 1 entries, but the container has 0",
+///     ]
+/// );
 /// ```
 pub fn parse(schema: &str, text: &str) -> Result<Layout, Diagnostics> {
     let source = Source {

@@ -73,7 +73,9 @@
 //!    text without indentation, and its section titles are built from the schema's `doc` strings.
 //! 7. The diagram opens with the schema's name and description, and ends with the encoded length.
 
-use crate::model::{Const, Count, Encoding, Entry, Family, IntType, Layout, Node, Record, Role, Type, Wire};
+use crate::model::{
+    ArrayType, Const, Count, Encoding, Entry, ExtType, Family, IntType, Layout, MapType, Node, Record, Role, Type, Wire,
+};
 use crate::size::{self, Place, Size};
 
 /// Where the elements of one array entry are: element `i` starts at `first + stride*i`.
@@ -370,6 +372,34 @@ fn record_wire(record: &Record) -> String {
 /// assert!(table.lines().last().unwrap().ends_with("12 + 19*ndim + len(dtype)"));
 /// ```
 pub fn formulas(layout: &Layout, record: &Record) -> String {
+    let length = size::of_record(layout, record, &Place::root());
+    let mut rows = formula_rows(layout, record);
+    rows.push([
+        "(total)".into(),
+        String::new(),
+        String::new(),
+        length.to_string(),
+        String::new(),
+    ]);
+    let mut out = format!(
+        "Offsets and sizes in bytes of {}; i is an element index, len(x) the byte length of string x.\n\n",
+        record_title(layout, record)
+    );
+    out.push_str(&aligned(&rows));
+    let notes = formula_notes(layout, record, &length);
+    if !notes.is_empty() {
+        out.push('\n');
+        for n in notes {
+            out.push_str(&n);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The rows of [`formulas`]' table before the total: the header row, the container, and per
+/// entry its row and, for an array, its elements' row.
+fn formula_rows(layout: &Layout, record: &Record) -> Vec<[String; 5]> {
     let dash = || "-".to_string();
     let text = |s: Option<Size>| s.map_or_else(dash, |s| s.to_string());
     let header = size::record_header(record, &Place::root());
@@ -414,25 +444,19 @@ pub fn formulas(layout: &Layout, record: &Record) -> String {
             ]);
         }
     }
-    let length = size::of_record(layout, record, &Place::root());
-    rows.push([
-        "(total)".into(),
-        String::new(),
-        String::new(),
-        length.to_string(),
-        String::new(),
-    ]);
+    rows
+}
+
+/// `rows` as lines of columns, each as wide as its widest cell plus two spaces.
+fn aligned(rows: &[[String; 5]]) -> String {
     let mut widths = [0; 5];
-    for row in &rows {
+    for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let mut out = format!(
-        "Offsets and sizes in bytes of {}; i is an element index, len(x) the byte length of string x.\n\n",
-        record_title(layout, record)
-    );
-    for row in &rows {
+    let mut out = String::new();
+    for row in rows {
         let mut line = String::new();
         for (cell, w) in row.iter().zip(widths) {
             let pad = w - cell.chars().count();
@@ -442,6 +466,12 @@ pub fn formulas(layout: &Layout, record: &Record) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
+    out
+}
+
+/// What [`formulas`]' table needs said below it: where offsets stop being formulas, which
+/// entries are optional, and the notation of sizes that are not linear.
+fn formula_notes(layout: &Layout, record: &Record, length: &Size) -> Vec<String> {
     let mut notes = Vec::new();
     match linear_until(layout, record) {
         Some((_, None, header)) => notes.push(format!(
@@ -466,14 +496,7 @@ pub fn formulas(layout: &Layout, record: &Record) -> String {
     if !length.is_linear() {
         notes.push(NOTATION.into());
     }
-    if !notes.is_empty() {
-        out.push('\n');
-        for n in notes {
-            out.push_str(&n);
-            out.push('\n');
-        }
-    }
-    out
+    notes
 }
 
 const NOTATION: &str = "int(x) is the size of the smallest int encoding of x (1, 2, 3, 5 or 9 bytes), hdr(x) \
@@ -921,124 +944,145 @@ fn value_cells(
     detailed: bool,
     cells: &mut Vec<Cell>,
 ) {
-    let name = &slot.name;
     match &node.ty {
         Type::Nil => cells.push(Cell::byte("c0", offset, note(slot, "nil", None))),
-        Type::Bool => {
-            let label = match slot.constant() {
-                Some(Const::Bool(true)) => "c3".to_string(),
-                Some(Const::Bool(false)) => "c2".to_string(),
-                _ => byte_label(slot),
-            };
-            let what = if slot.constant().is_some() {
-                "bool"
-            } else {
-                "bool: c2 false, c3 true"
-            };
-            cells.push(Cell::byte(label, offset, note(slot, what, None)));
-        }
-        Type::Int(t) => {
-            let range = int_range(t, slot.role());
-            match int_wire(t, slot.role()) {
-                Some(w) => {
-                    let what = match t.encoding {
-                        Encoding::Fixed(_) => int_wire_name(w).to_string(),
-                        Encoding::Canonical { .. } => {
-                            let name = int_wire_name(w);
-                            format!("int, always {} {name}", article(name))
-                        }
-                    };
-                    // The note states the range itself (a constant's value too).
-                    let n = format!("{what}{} ({}, {})", slot.purpose(), slot.tag(), range);
-                    match w.marker() {
-                        None => {
-                            let label = match slot.constant() {
-                                Some(Const::Int(v)) if slot.name.chars().count() > 2 && w == Wire::NegFixInt => {
-                                    format!("{:02x}", *v as u8)
-                                }
-                                _ => byte_label(slot),
-                            };
-                            cells.push(Cell::byte(label, offset, n));
-                        }
-                        Some(marker) => {
-                            cells.push(Cell::byte(format!("{marker:02x}"), offset, n));
-                            cells.push(Cell::sized(name, w.width()));
-                        }
-                    }
-                }
-                None => {
-                    let n = format!(
-                        "int, the smallest encoding: 1, 2, 3, 5 or 9 bytes{} ({}, {})",
-                        slot.purpose(),
-                        slot.tag(),
-                        range
-                    );
-                    cells.push(Cell::span(name).noted(n));
-                }
-            }
-        }
-        Type::Float(w) => {
-            cells.push(Cell::byte(
-                format!("{:02x}", w.marker().unwrap_or(0)),
-                offset,
-                note(slot, w.name(), None),
-            ));
-            cells.push(Cell::sized(name, w.width()));
-        }
+        Type::Bool => bool_cells(slot, offset, cells),
+        Type::Int(t) => int_cells(t, slot, offset, cells),
+        Type::Float(w) => float_cells(*w, slot, offset, cells),
         Type::Str(t) => bytes_cells(slot, t.encoding, Family::Str, offset, detailed, cells),
         Type::Bin(e) => bytes_cells(slot, *e, Family::Bin, offset, detailed, cells),
-        Type::Ext(t) => {
-            let ty = t
-                .ext_type
-                .map_or_else(|| "tt".to_string(), |b| format!("{:02x}", b as u8));
-            let type_note = t
-                .ext_type
-                .map_or_else(|| "the ext type byte".to_string(), |b| format!("ext type {b}"));
-            match t.encoding {
-                Encoding::Fixed(w) => {
-                    let marker = w.marker().unwrap_or(0);
-                    cells.push(Cell::byte(format!("{marker:02x}"), offset, note(slot, w.name(), None)));
-                    match w.fixext_len() {
-                        Some(n) => {
-                            cells.push(Cell::byte(ty, None, type_note));
-                            cells.push(Cell::sized(name, n));
-                        }
-                        None if detailed => {
-                            cells.push(Cell::sized(format!("{name}_len"), w.width()));
-                            cells.push(Cell::byte(ty, None, type_note));
-                            cells.push(Cell::plain(format!("{name}_data")));
-                        }
-                        None => cells.push(Cell::span(name)),
-                    }
+        Type::Ext(t) => ext_cells(t, slot, offset, detailed, cells),
+        Type::Array(a) => sequence_cells(slot, Family::Array, a.header, &a.count, offset, cells),
+        Type::Map(m) => sequence_cells(slot, Family::Map, m.header, &m.count, offset, cells),
+        Type::Record(r) => noted_span(
+            slot,
+            &format!("{} record of {} entries", record_wire(r), r.entries.len()),
+            cells,
+        ),
+        Type::Ref(i) => noted_span(
+            slot,
+            &format!("`{}` record, drawn in its own section", type_name(layout, *i)),
+            cells,
+        ),
+    }
+}
+
+/// One cell spanning the whole value, with a note saying what it is.
+fn noted_span(slot: &Slot<'_>, what: &str, cells: &mut Vec<Cell>) {
+    cells.push(Cell::span(&slot.name).noted(note(slot, what, None)));
+}
+
+/// A bool's one byte: its value for a constant.
+fn bool_cells(slot: &Slot<'_>, offset: Option<usize>, cells: &mut Vec<Cell>) {
+    let label = match slot.constant() {
+        Some(Const::Bool(true)) => "c3".to_string(),
+        Some(Const::Bool(false)) => "c2".to_string(),
+        _ => byte_label(slot),
+    };
+    let what = if slot.constant().is_some() {
+        "bool"
+    } else {
+        "bool: c2 false, c3 true"
+    };
+    cells.push(Cell::byte(label, offset, note(slot, what, None)));
+}
+
+/// An integer's cells: a fixint's one byte, a fixed wire type's marker and payload, or one
+/// cell for the smallest encoding; the note states the range (a constant's value too).
+fn int_cells(t: &IntType, slot: &Slot<'_>, offset: Option<usize>, cells: &mut Vec<Cell>) {
+    let name = &slot.name;
+    let range = int_range(t, slot.role());
+    let Some(w) = int_wire(t, slot.role()) else {
+        let n = format!(
+            "int, the smallest encoding: 1, 2, 3, 5 or 9 bytes{} ({}, {})",
+            slot.purpose(),
+            slot.tag(),
+            range
+        );
+        cells.push(Cell::span(name).noted(n));
+        return;
+    };
+    let what = match t.encoding {
+        Encoding::Fixed(_) => int_wire_name(w).to_string(),
+        Encoding::Canonical { .. } => {
+            let name = int_wire_name(w);
+            format!("int, always {} {name}", article(name))
+        }
+    };
+    let n = format!("{what}{} ({}, {})", slot.purpose(), slot.tag(), range);
+    match w.marker() {
+        None => {
+            let label = match slot.constant() {
+                Some(Const::Int(v)) if slot.name.chars().count() > 2 && w == Wire::NegFixInt => {
+                    format!("{:02x}", *v as u8)
                 }
-                Encoding::Canonical { .. } => {
-                    let what = "ext with the smallest header: fixext1..fixext16 (marker, type) or ext8, ext16, ext32 (marker, length, type)";
-                    if detailed {
-                        cells.push(Cell::span(format!("{name}_header")).noted(note(slot, what, None)));
-                        cells.push(Cell::plain(format!("{name}_data")));
-                    } else {
-                        cells.push(Cell::span(name).noted(note(slot, what, None)));
-                    }
-                }
-            }
+                _ => byte_label(slot),
+            };
+            cells.push(Cell::byte(label, offset, n));
         }
-        Type::Array(a) => {
-            header_cells(slot, Family::Array, a.header, &a.count, offset, cells);
-            cells.push(Cell::span(name));
-        }
-        Type::Map(m) => {
-            header_cells(slot, Family::Map, m.header, &m.count, offset, cells);
-            cells.push(Cell::span(name));
-        }
-        Type::Record(r) => {
-            let what = format!("{} record of {} entries", record_wire(r), r.entries.len());
-            cells.push(Cell::span(name).noted(note(slot, &what, None)));
-        }
-        Type::Ref(i) => {
-            let what = format!("`{}` record, drawn in its own section", type_name(layout, *i));
-            cells.push(Cell::span(name).noted(note(slot, &what, None)));
+        Some(marker) => {
+            cells.push(Cell::byte(format!("{marker:02x}"), offset, n));
+            cells.push(Cell::sized(name, w.width()));
         }
     }
+}
+
+/// A float's marker and payload.
+fn float_cells(w: Wire, slot: &Slot<'_>, offset: Option<usize>, cells: &mut Vec<Cell>) {
+    cells.push(Cell::byte(
+        format!("{:02x}", w.marker().unwrap_or(0)),
+        offset,
+        note(slot, w.name(), None),
+    ));
+    cells.push(Cell::sized(&slot.name, w.width()));
+}
+
+/// An ext's cells: marker, length, type and data as its encoding has them.
+fn ext_cells(t: &ExtType, slot: &Slot<'_>, offset: Option<usize>, detailed: bool, cells: &mut Vec<Cell>) {
+    let name = &slot.name;
+    let ty = t
+        .ext_type
+        .map_or_else(|| "tt".to_string(), |b| format!("{:02x}", b as u8));
+    let type_note = t
+        .ext_type
+        .map_or_else(|| "the ext type byte".to_string(), |b| format!("ext type {b}"));
+    let Encoding::Fixed(w) = t.encoding else {
+        let what = "ext with the smallest header: fixext1..fixext16 (marker, type) or ext8, ext16, ext32 (marker, length, type)";
+        if detailed {
+            cells.push(Cell::span(format!("{name}_header")).noted(note(slot, what, None)));
+            cells.push(Cell::plain(format!("{name}_data")));
+        } else {
+            cells.push(Cell::span(name).noted(note(slot, what, None)));
+        }
+        return;
+    };
+    let marker = w.marker().unwrap_or(0);
+    cells.push(Cell::byte(format!("{marker:02x}"), offset, note(slot, w.name(), None)));
+    match w.fixext_len() {
+        Some(n) => {
+            cells.push(Cell::byte(ty, None, type_note));
+            cells.push(Cell::sized(name, n));
+        }
+        None if detailed => {
+            cells.push(Cell::sized(format!("{name}_len"), w.width()));
+            cells.push(Cell::byte(ty, None, type_note));
+            cells.push(Cell::plain(format!("{name}_data")));
+        }
+        None => cells.push(Cell::span(name)),
+    }
+}
+
+/// An array's or map's header cells, then one cell for its elements.
+fn sequence_cells(
+    slot: &Slot<'_>,
+    family: Family,
+    header: Encoding,
+    count: &Count,
+    offset: Option<usize>,
+    cells: &mut Vec<Cell>,
+) {
+    header_cells(slot, family, header, count, offset, cells);
+    cells.push(Cell::span(&slot.name));
 }
 
 /// An array's or map's header cells.
@@ -1185,10 +1229,6 @@ fn indent(text: &str, by: usize) -> String {
 
 /// The block of an array's or map's elements, and the blocks of their own parts, indented.
 fn sequence_block(layout: &Layout, node: &Node, slot: &Slot<'_>, depth: usize, out: &mut String) {
-    let doc = slot
-        .entry
-        .and_then(|e| e.doc.as_deref())
-        .map_or(String::new(), |d| format!(", {d}"));
     let count = match &node.ty {
         Type::Array(a) => &a.count,
         Type::Map(m) => &m.count,
@@ -1201,98 +1241,27 @@ fn sequence_block(layout: &Layout, node: &Node, slot: &Slot<'_>, depth: usize, o
         (Count::Entry(_), None) => "count".into(),
         (Count::Header, _) => "X".into(),
     };
+    let doc = slot
+        .entry
+        .and_then(|e| e.doc.as_deref())
+        .map_or(String::new(), |d| format!(", {d}"));
+    let section = Section {
+        name: &slot.name,
+        doc,
+        symbol,
+    };
     let mut block = String::new();
-    let mut nested = Vec::new();
-    match &node.ty {
-        Type::Array(a) => {
-            if let Some((wire, wire_name)) = scalar_element(&a.element) {
-                // The seeds' element block: first, second, ..., nth.
-                let word = element_word(count_entry);
-                let size = wire.header_size();
-                let bytes = if size == 1 {
-                    "1 byte".to_string()
-                } else {
-                    format!("{size} bytes")
-                };
-                block.push_str(&format!(
-                    "The `{}` section{doc}: {symbol} elements, each {} {wire_name} of {bytes}:\n\n",
-                    slot.name,
-                    article(&wire_name)
-                ));
-                // All element cells as wide as the widest label, as in the seeds.
-                let width = ["first", "second", "nth"]
-                    .iter()
-                    .map(|o| o.len() + word.len() + 3)
-                    .max()
-                    .unwrap_or(0);
-                let mut cells = Vec::new();
-                for (i, ordinal) in ["first", "second", "", "nth"].into_iter().enumerate() {
-                    if i == 2 {
-                        cells.push(Cell {
-                            head: Head::Span,
-                            label: "...".into(),
-                            min_width: 5,
-                            note: None,
-                        });
-                        continue;
-                    }
-                    let label = format!("{ordinal}_{word}");
-                    let marker = match wire {
-                        Wire::Bool | Wire::Nil => None,
-                        w => w.marker(),
-                    };
-                    match marker {
-                        Some(marker) => {
-                            cells.push(Cell::byte(format!("{marker:02x}"), None, wire.name()));
-                            let mut cell = Cell::sized(label, wire.width());
-                            cell.min_width = cell.min_width.max(width);
-                            cells.push(cell);
-                        }
-                        None => {
-                            let mut cell = Cell::sized(label, 1);
-                            cell.min_width = cell.min_width.max(width);
-                            cell.note = Some(wire_name.clone());
-                            cells.push(cell);
-                        }
-                    }
-                }
-                draw(&cells, false, &mut block);
-            } else {
-                block.push_str(&format!(
-                    "The `{}` section{doc}: {symbol} elements, each {}",
-                    slot.name,
-                    describe(layout, &a.element)
-                ));
-                let element = Slot::part(format!("{}[i]", slot.name));
-                if let Type::Ref(_) = a.element.ty {
-                    block.push_str(".\n");
-                } else {
-                    block.push_str(":\n\n");
-                    let mut cells = Vec::new();
-                    value_cells(layout, &a.element, &element, None, true, &mut cells);
-                    draw(&cells, false, &mut block);
-                }
-                nested.push((&*a.element, element));
+    let nested = match &node.ty {
+        Type::Array(a) => match scalar_element(&a.element) {
+            Some((wire, wire_name)) => {
+                scalar_elements_block(&section, wire, &wire_name, &element_word(count_entry), &mut block);
+                Vec::new()
             }
-        }
-        Type::Map(m) => {
-            block.push_str(&format!(
-                "The `{}` section{doc}: {symbol} pairs, each a key, {}, and a value, {}:\n\n",
-                slot.name,
-                describe(layout, &m.key),
-                describe(layout, &m.value)
-            ));
-            let key = Slot::part(format!("{}[i].key", slot.name));
-            let value = Slot::part(format!("{}[i].value", slot.name));
-            let mut cells = Vec::new();
-            value_cells(layout, &m.key, &key, None, true, &mut cells);
-            value_cells(layout, &m.value, &value, None, true, &mut cells);
-            draw(&cells, false, &mut block);
-            nested.push((&*m.key, key));
-            nested.push((&*m.value, value));
-        }
-        _ => {}
-    }
+            None => elements_block(layout, &section, a, &mut block),
+        },
+        Type::Map(m) => pairs_block(layout, &section, m, &mut block),
+        _ => Vec::new(),
+    };
     for (node, part) in nested {
         if matches!(node.ty, Type::Array(_) | Type::Map(_)) {
             block.push('\n');
@@ -1300,6 +1269,111 @@ fn sequence_block(layout: &Layout, node: &Node, slot: &Slot<'_>, depth: usize, o
         }
     }
     out.push_str(&indent(&block, 4 * depth));
+}
+
+/// What the first line of an array's or map's block says: its name, the entry's doc (`, the
+/// shape`) and its number of elements or pairs (a count's symbol, a fixed number, `X`).
+struct Section<'s> {
+    name: &'s str,
+    doc: String,
+    symbol: String,
+}
+
+/// The block of an array of scalars, drawn as the seeds draw it: first, second, ..., nth,
+/// named `<ordinal>_<word>`.
+fn scalar_elements_block(section: &Section<'_>, wire: Wire, wire_name: &str, word: &str, block: &mut String) {
+    let Section { name, doc, symbol } = section;
+    let size = wire.header_size();
+    let bytes = if size == 1 {
+        "1 byte".to_string()
+    } else {
+        format!("{size} bytes")
+    };
+    block.push_str(&format!(
+        "The `{name}` section{doc}: {symbol} elements, each {} {wire_name} of {bytes}:\n\n",
+        article(wire_name)
+    ));
+    // All element cells as wide as the widest label, as in the seeds.
+    let width = ["first", "second", "nth"]
+        .iter()
+        .map(|o| o.len() + word.len() + 3)
+        .max()
+        .unwrap_or(0);
+    let marker = match wire {
+        Wire::Bool | Wire::Nil => None,
+        w => w.marker(),
+    };
+    let mut cells = Vec::new();
+    for ordinal in ["first", "second", "", "nth"] {
+        if ordinal.is_empty() {
+            cells.push(Cell {
+                head: Head::Span,
+                label: "...".into(),
+                min_width: 5,
+                note: None,
+            });
+            continue;
+        }
+        let label = format!("{ordinal}_{word}");
+        if let Some(marker) = marker {
+            cells.push(Cell::byte(format!("{marker:02x}"), None, wire.name()));
+        }
+        let mut cell = Cell::sized(label, if marker.is_some() { wire.width() } else { 1 });
+        cell.min_width = cell.min_width.max(width);
+        if marker.is_none() {
+            cell.note = Some(wire_name.to_string());
+        }
+        cells.push(cell);
+    }
+    draw(&cells, false, block);
+}
+
+/// The block of an array of compound or string elements: what an element is, and its cells
+/// unless it is a record type, drawn in its own section. The element, for its own block.
+fn elements_block<'n>(
+    layout: &Layout,
+    section: &Section<'_>,
+    a: &'n ArrayType,
+    block: &mut String,
+) -> Vec<(&'n Node, Slot<'n>)> {
+    let Section { name, doc, symbol } = section;
+    block.push_str(&format!(
+        "The `{name}` section{doc}: {symbol} elements, each {}",
+        describe(layout, &a.element)
+    ));
+    let element = Slot::part(format!("{name}[i]"));
+    if let Type::Ref(_) = a.element.ty {
+        block.push_str(".\n");
+    } else {
+        block.push_str(":\n\n");
+        let mut cells = Vec::new();
+        value_cells(layout, &a.element, &element, None, true, &mut cells);
+        draw(&cells, false, block);
+    }
+    vec![(&*a.element, element)]
+}
+
+/// The block of a map: what its keys and values are, and their cells. The key and the value,
+/// for their own blocks.
+fn pairs_block<'n>(
+    layout: &Layout,
+    section: &Section<'_>,
+    m: &'n MapType,
+    block: &mut String,
+) -> Vec<(&'n Node, Slot<'n>)> {
+    let Section { name, doc, symbol } = section;
+    block.push_str(&format!(
+        "The `{name}` section{doc}: {symbol} pairs, each a key, {}, and a value, {}:\n\n",
+        describe(layout, &m.key),
+        describe(layout, &m.value)
+    ));
+    let key = Slot::part(format!("{name}[i].key"));
+    let value = Slot::part(format!("{name}[i].value"));
+    let mut cells = Vec::new();
+    value_cells(layout, &m.key, &key, None, true, &mut cells);
+    value_cells(layout, &m.value, &value, None, true, &mut cells);
+    draw(&cells, false, block);
+    vec![(&*m.key, key), (&*m.value, value)]
 }
 
 /// Whether a value gets a block of its own parts, or is drawn in its own section.
@@ -1413,9 +1487,25 @@ fn record_body(layout: &Layout, record: &Record, out: &mut String) {
         groups.push(cells);
     }
     draw_rows(groups, true, out);
+    top_row_blocks(layout, record, top_end, detailed, out);
+    final_section(layout, record, top_end, out);
 
-    // A block per array, map and string of the top row.
-    for e in &entries[..top_end] {
+    let optional: Vec<String> = entries[record.required.min(entries.len())..]
+        .iter()
+        .map(|e| format!("`{}`", e.name))
+        .collect();
+    if !optional.is_empty() {
+        out.push_str(&format!(
+            "\nOptional entries: {}. Each is written only when present, and only after the ones before it; the header counts the entries written.\n",
+            optional.join(", ")
+        ));
+    }
+}
+
+/// A block per array, map and (unless the row is `detailed`) string of the top row, the
+/// record's first `top_end` entries.
+fn top_row_blocks(layout: &Layout, record: &Record, top_end: usize, detailed: bool, out: &mut String) {
+    for e in &record.entries[..top_end] {
         let slot = Slot::entry(e, record);
         if matches!(e.node.ty, Type::Array(_) | Type::Map(_)) {
             out.push('\n');
@@ -1433,44 +1523,36 @@ fn record_body(layout: &Layout, record: &Record, out: &mut String) {
             draw(&cells, false, out);
         }
     }
+}
 
-    // The entries after the last array, byte by byte.
-    let tail = &entries[top_end..];
-    if !tail.is_empty() {
-        out.push('\n');
-        let names: Vec<String> = tail.iter().map(|e| format!("`{}`", e.name)).collect();
-        let names = match names.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-            _ => names.join(""),
-        };
-        let noun = if tail.len() == 1 { "entry" } else { "entries" };
-        out.push_str(&format!("Finally, the {names} {noun}:\n"));
-        for e in tail {
-            let doc = e.doc.as_deref().map_or(String::new(), |d| format!(": {d}"));
-            let optional = if e.optional { ", optional" } else { "" };
-            out.push_str(&format!("- {} ({}{optional}){doc}\n", e.name, e.wire_name(layout)));
-        }
-        out.push('\n');
-        let groups = (top_end..entries.len())
-            .map(|i| {
-                let mut cells = Vec::new();
-                entry_cells(layout, record, i, true, &mut cells);
-                cells
-            })
-            .collect();
-        draw_rows(groups, false, out);
+/// The entries from `start` on (those after the last array), listed and drawn byte by byte.
+fn final_section(layout: &Layout, record: &Record, start: usize, out: &mut String) {
+    let tail = &record.entries[start..];
+    if tail.is_empty() {
+        return;
     }
-
-    let optional: Vec<String> = entries[record.required.min(entries.len())..]
-        .iter()
-        .map(|e| format!("`{}`", e.name))
+    out.push('\n');
+    let names: Vec<String> = tail.iter().map(|e| format!("`{}`", e.name)).collect();
+    let names = match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    };
+    let noun = if tail.len() == 1 { "entry" } else { "entries" };
+    out.push_str(&format!("Finally, the {names} {noun}:\n"));
+    for e in tail {
+        let doc = e.doc.as_deref().map_or(String::new(), |d| format!(": {d}"));
+        let optional = if e.optional { ", optional" } else { "" };
+        out.push_str(&format!("- {} ({}{optional}){doc}\n", e.name, e.wire_name(layout)));
+    }
+    out.push('\n');
+    let groups = (start..record.entries.len())
+        .map(|i| {
+            let mut cells = Vec::new();
+            entry_cells(layout, record, i, true, &mut cells);
+            cells
+        })
         .collect();
-    if !optional.is_empty() {
-        out.push_str(&format!(
-            "\nOptional entries: {}. Each is written only when present, and only after the ones before it; the header counts the entries written.\n",
-            optional.join(", ")
-        ));
-    }
+    draw_rows(groups, false, out);
 }
 
 /// A top-level value that is not a record: its cells and blocks.

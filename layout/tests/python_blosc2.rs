@@ -8,7 +8,8 @@
 //! 1.2.4 run by hand as stated. The tests read no file but the example schemas.
 
 use metalayer_layout::{
-    Const, Count, Encoding, Family, Layout, Node, Record, Role, Type, Wire, builtin, builtin_layout, parse,
+    ArrayType, Const, Count, Encoding, ExtType, Family, IntType, Layout, MapType, Node, Record, Role, StrType, Type,
+    Wire, builtin, builtin_layout, parse,
 };
 
 /// The built-ins this file covers, with the metalayer name each describes.
@@ -262,104 +263,122 @@ impl Walk<'_> {
             _ => None,
         };
         match &node.ty {
-            Type::Nil => {
-                self.marker(Family::Nil, what)?;
-            }
-            Type::Bool => {
-                let (m, _) = self.marker(Family::Bool, what)?;
-                if let Some(Const::Bool(b)) = konst
-                    && (m == 0xc3) != *b
-                {
-                    return Err(format!("{what}: constant {b}, found {m:#04x}"));
-                }
-            }
-            Type::Int(t) => {
-                let (m, wire) = self.marker(Family::Int, what)?;
-                let v: i128 = match wire {
-                    Wire::PosFixInt => i128::from(m),
-                    Wire::NegFixInt => i128::from(m as i8),
-                    w if w.is_signed() => {
-                        let raw = self.uint(w.width())?;
-                        let bits = 64 - 8 * w.width() as u32;
-                        i128::from(((raw << bits) as i64) >> bits)
-                    }
-                    w => i128::from(self.uint(w.width())?),
-                };
-                Self::encoding(t.encoding, wire, Wire::smallest_int(v), what)?;
-                if v < t.min || v > t.max {
-                    return Err(format!("{what}: {v} outside {}..={}", t.min, t.max));
-                }
-                if !t.values.is_empty() && !t.values.iter().any(|(_, x)| *x == v) {
-                    return Err(format!("{what}: {v} is not a named value"));
-                }
-                if let Some(Const::Int(c)) = konst
-                    && *c != v
-                {
-                    return Err(format!("{what}: constant {c}, found {v}"));
-                }
-            }
-            Type::Float(w) => {
-                let (_, wire) = self.marker(Family::Float, what)?;
-                Self::encoding(Encoding::Fixed(*w), wire, None, what)?;
-                self.take(wire.width())?;
-            }
-            Type::Str(t) => {
-                let (m, wire) = self.marker(Family::Str, what)?;
-                let len = self.length(m, wire)?;
-                Self::encoding(t.encoding, wire, Wire::smallest_len(Family::Str, len as u64), what)?;
-                let s = self.take(len)?.to_vec();
-                if !t.raw {
-                    std::str::from_utf8(&s).map_err(|e| format!("{what}: {e}"))?;
-                }
-                if let Some(Const::Bytes(c)) = konst
-                    && *c != s
-                {
-                    return Err(format!("{what}: constant {c:?}, found {s:?}"));
-                }
-            }
-            Type::Bin(e) => {
-                let (m, wire) = self.marker(Family::Bin, what)?;
-                let len = self.length(m, wire)?;
-                Self::encoding(*e, wire, Wire::smallest_len(Family::Bin, len as u64), what)?;
-                self.take(len)?;
-            }
-            Type::Ext(t) => {
-                let (m, wire) = self.marker(Family::Ext, what)?;
-                let len = self.length(m, wire)?;
-                Self::encoding(t.encoding, wire, Wire::smallest_len(Family::Ext, len as u64), what)?;
-                let ty = self.take(1)?[0] as i8;
-                if t.ext_type.is_some_and(|x| x != ty) {
-                    return Err(format!("{what}: ext type {ty}, the schema's is {:?}", t.ext_type));
-                }
-                self.take(len)?;
-            }
-            Type::Array(a) => {
-                let (m, wire) = self.marker(Family::Array, what)?;
-                let n = self.length(m, wire)?;
-                Self::encoding(a.header, wire, Wire::smallest_len(Family::Array, n as u64), what)?;
-                if let Count::Fixed(c) = a.count
-                    && c != n
-                {
-                    return Err(format!("{what}: {n} elements, the schema fixes {c}"));
-                }
-                for i in 0..n {
-                    self.node(&a.element, None, &format!("{what}[{i}]"))?;
-                }
-            }
-            Type::Map(t) => {
-                let (m, wire) = self.marker(Family::Map, what)?;
-                let n = self.length(m, wire)?;
-                Self::encoding(t.header, wire, Wire::smallest_len(Family::Map, n as u64), what)?;
-                for i in 0..n {
-                    self.node(&t.key, None, &format!("{what} key {i}"))?;
-                    self.node(&t.value, None, &format!("{what} value {i}"))?;
-                }
-            }
-            Type::Record(r) => self.record(r, what)?,
+            Type::Nil => self.marker(Family::Nil, what).map(drop),
+            Type::Bool => self.bool(konst, what),
+            Type::Int(t) => self.int(t, konst, what),
+            Type::Float(w) => self.float(*w, what),
+            Type::Str(t) => self.str(t, konst, what),
+            Type::Bin(e) => self.bytes(Family::Bin, *e, what).map(drop),
+            Type::Ext(t) => self.ext(t, what),
+            Type::Array(a) => self.array(a, what),
+            Type::Map(t) => self.map(t, what),
+            Type::Record(r) => self.record(r, what),
             Type::Ref(i) => {
                 let t = &self.layout.types[*i];
-                self.record(&t.record, &format!("{what} ({})", t.name))?;
+                self.record(&t.record, &format!("{what} ({})", t.name))
             }
+        }
+    }
+
+    fn bool(&mut self, konst: Option<&Const>, what: &str) -> Result<(), String> {
+        let (m, _) = self.marker(Family::Bool, what)?;
+        if let Some(Const::Bool(b)) = konst
+            && (m == 0xc3) != *b
+        {
+            return Err(format!("{what}: constant {b}, found {m:#04x}"));
+        }
+        Ok(())
+    }
+
+    fn int(&mut self, t: &IntType, konst: Option<&Const>, what: &str) -> Result<(), String> {
+        let (m, wire) = self.marker(Family::Int, what)?;
+        let v: i128 = match wire {
+            Wire::PosFixInt => i128::from(m),
+            Wire::NegFixInt => i128::from(m as i8),
+            w if w.is_signed() => {
+                let raw = self.uint(w.width())?;
+                let bits = 64 - 8 * w.width() as u32;
+                i128::from(((raw << bits) as i64) >> bits)
+            }
+            w => i128::from(self.uint(w.width())?),
+        };
+        Self::encoding(t.encoding, wire, Wire::smallest_int(v), what)?;
+        if v < t.min || v > t.max {
+            return Err(format!("{what}: {v} outside {}..={}", t.min, t.max));
+        }
+        if !t.values.is_empty() && !t.values.iter().any(|(_, x)| *x == v) {
+            return Err(format!("{what}: {v} is not a named value"));
+        }
+        if let Some(Const::Int(c)) = konst
+            && *c != v
+        {
+            return Err(format!("{what}: constant {c}, found {v}"));
+        }
+        Ok(())
+    }
+
+    fn float(&mut self, w: Wire, what: &str) -> Result<(), String> {
+        let (_, wire) = self.marker(Family::Float, what)?;
+        Self::encoding(Encoding::Fixed(w), wire, None, what)?;
+        self.take(wire.width())?;
+        Ok(())
+    }
+
+    /// A string's or bin's header and bytes, in `encoding`; the bytes.
+    fn bytes(&mut self, family: Family, encoding: Encoding, what: &str) -> Result<Vec<u8>, String> {
+        let (m, wire) = self.marker(family, what)?;
+        let len = self.length(m, wire)?;
+        Self::encoding(encoding, wire, Wire::smallest_len(family, len as u64), what)?;
+        Ok(self.take(len)?.to_vec())
+    }
+
+    fn str(&mut self, t: &StrType, konst: Option<&Const>, what: &str) -> Result<(), String> {
+        let s = self.bytes(Family::Str, t.encoding, what)?;
+        if !t.raw {
+            std::str::from_utf8(&s).map_err(|e| format!("{what}: {e}"))?;
+        }
+        if let Some(Const::Bytes(c)) = konst
+            && *c != s
+        {
+            return Err(format!("{what}: constant {c:?}, found {s:?}"));
+        }
+        Ok(())
+    }
+
+    fn ext(&mut self, t: &ExtType, what: &str) -> Result<(), String> {
+        let (m, wire) = self.marker(Family::Ext, what)?;
+        let len = self.length(m, wire)?;
+        Self::encoding(t.encoding, wire, Wire::smallest_len(Family::Ext, len as u64), what)?;
+        let ty = self.take(1)?[0] as i8;
+        if t.ext_type.is_some_and(|x| x != ty) {
+            return Err(format!("{what}: ext type {ty}, the schema's is {:?}", t.ext_type));
+        }
+        self.take(len)?;
+        Ok(())
+    }
+
+    fn array(&mut self, a: &ArrayType, what: &str) -> Result<(), String> {
+        let (m, wire) = self.marker(Family::Array, what)?;
+        let n = self.length(m, wire)?;
+        Self::encoding(a.header, wire, Wire::smallest_len(Family::Array, n as u64), what)?;
+        if let Count::Fixed(c) = a.count
+            && c != n
+        {
+            return Err(format!("{what}: {n} elements, the schema fixes {c}"));
+        }
+        for i in 0..n {
+            self.node(&a.element, None, &format!("{what}[{i}]"))?;
+        }
+        Ok(())
+    }
+
+    fn map(&mut self, t: &MapType, what: &str) -> Result<(), String> {
+        let (m, wire) = self.marker(Family::Map, what)?;
+        let n = self.length(m, wire)?;
+        Self::encoding(t.header, wire, Wire::smallest_len(Family::Map, n as u64), what)?;
+        for i in 0..n {
+            self.node(&t.key, None, &format!("{what} key {i}"))?;
+            self.node(&t.value, None, &format!("{what} value {i}"))?;
         }
         Ok(())
     }

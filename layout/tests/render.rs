@@ -766,9 +766,13 @@ fn probe_formulas_are_the_hand_derived_ones() {
         .collect();
     assert_eq!(values, [Some("9".into()), Some("17".into()), Some("33".into()), None]);
     assert!(element_offsets(&l, r, 5).is_none());
+}
 
-    // What the code generator reads: the count of `points` is the entry `npoints`, the element
-    // places start at the element, the optional entry is wrapped.
+#[test]
+fn probe_length_terms_are_what_code_generation_reads() {
+    let l = probe();
+    // The count of `points` is the entry `npoints`, the element places start at the element,
+    // the optional entry is wrapped.
     let length = length_formula(&l);
     assert_eq!(
         length.terms[0],

@@ -1,0 +1,191 @@
+//! The files of a schema: the schema itself, and those it extends or includes, read depth
+//! first.
+
+use super::Ctx;
+use crate::parse::{Sp, Table};
+
+/// The keys of a schema file's top-level table.
+const TOP_KEYS: &[&str] = &["schema", "container", "value", "entry", "types"];
+/// The keys of the main schema's `[schema]` table.
+const SCHEMA_KEYS: &[&str] = &["metalayer", "description", "source", "extends", "include"];
+
+/// Everything the files of a schema define, before checking.
+#[derive(Default)]
+pub(super) struct Gathered {
+    /// Per file read, its index in the context's files and its parsed top-level table. The main
+    /// schema is first; a schema that extends another has the base second.
+    pub(super) tables: Vec<(usize, Table)>,
+    /// The index in `tables` of the file the main schema extends, once read.
+    pub(super) base: Option<usize>,
+}
+
+/// How a schema names another file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reference {
+    /// `extends = "..."`: the schema starts with the other's entries.
+    Extend,
+    /// `include = [...]`: the schema uses the other's types.
+    Include,
+}
+
+impl Reference {
+    /// The verb messages use.
+    fn verb(self) -> &'static str {
+        match self {
+            Reference::Extend => "extend",
+            Reference::Include => "include",
+        }
+    }
+}
+
+/// Loads every file the schema at `gathered.tables[index]` extends or includes, depth first.
+pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize, is_main: bool) {
+    let (file, table) = {
+        let (f, t) = &gathered.tables[index];
+        (*f, t.clone())
+    };
+    cx.check_known_keys(file, &table, "the schema file", TOP_KEYS);
+    let Some((schema, _)) = cx.table(file, &table, "schema") else {
+        return;
+    };
+    let schema = schema.clone();
+    if is_main {
+        cx.check_known_keys(file, &schema, "[schema]", SCHEMA_KEYS);
+    }
+    let mut refs = Vec::new();
+    if let Some(base) = cx.string(file, &schema, "extends") {
+        refs.push((base, Reference::Extend));
+    }
+    if let Some(includes) = cx.strings(file, &schema, "include") {
+        refs.extend(includes.value.into_iter().map(|r| (r, Reference::Include)));
+    }
+    for (reference, how) in refs {
+        if !check_no_file_cycle(cx, file, &reference, how) {
+            continue;
+        }
+        cx.stack.push(reference.value.clone());
+        if let Some((loaded, t)) = check_file_loads(cx, file, &reference, how) {
+            gathered.tables.push((loaded, t));
+            let next = gathered.tables.len() - 1;
+            if is_main && how == Reference::Extend {
+                gathered.base = Some(next);
+            }
+            gather(cx, gathered, next, false);
+        }
+        cx.stack.pop();
+    }
+}
+
+/// Rule: a schema does not extend or include itself, directly or through the files it names.
+/// Whether `reference`, named in `file`, is not one of the files being read.
+fn check_no_file_cycle(cx: &mut Ctx<'_, '_>, file: usize, reference: &Sp<String>, how: Reference) -> bool {
+    if !cx.stack.contains(&reference.value) {
+        return true;
+    }
+    let chain = cx.stack.join(" -> ");
+    cx.error(
+        file,
+        reference.span.clone(),
+        format!("{} cycle: {chain} -> {} again", how.verb(), reference.value),
+    );
+    false
+}
+
+/// Rule: the files a schema extends or includes exist and parse. Loads and parses the file
+/// `reference` names (in file `from`); `None`, with a diagnostic, when it cannot be read or
+/// does not parse.
+fn check_file_loads(
+    cx: &mut Ctx<'_, '_>,
+    from: usize,
+    reference: &Sp<String>,
+    how: Reference,
+) -> Option<(usize, Table)> {
+    let source = match (cx.loader)(&reference.value, &cx.files[from]) {
+        Ok(s) => s,
+        Err(message) => {
+            cx.error(
+                from,
+                reference.span.clone(),
+                format!("cannot {} `{}`: {message}", how.verb(), reference.value),
+            );
+            return None;
+        }
+    };
+    let index = cx.files.len();
+    let parsed = crate::parse::parse(&source.text);
+    cx.files.push(source);
+    match parsed {
+        Ok(t) => Some((index, t)),
+        Err(diags) => {
+            for d in diags {
+                cx.error(index, d.span, d.message);
+            }
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::testing::{HEAD, at, problems_in, problems_with};
+
+    #[test]
+    fn check_no_file_cycle() {
+        // The main schema (named `main`) extends itself: line 5, `extends = "main"`.
+        let main = format!("{HEAD}extends = \"main\"\n[value]\nwire = \"int\"\n");
+        assert_eq!(
+            problems_with(&main, &[]),
+            [("main".to_string(), at(5, 11, "extend cycle: main -> main again"))]
+        );
+        // `main` includes `b.toml`, which includes `main`: the error is in `b.toml`.
+        let main = format!("{HEAD}include = [\"b.toml\"]\n[value]\nwire = \"int\"\n");
+        let b = "[schema]\ninclude = [\"main\"]\n";
+        assert_eq!(
+            problems_with(&main, &[("b.toml", b)]),
+            [(
+                "b.toml".to_string(),
+                at(2, 12, "include cycle: main -> b.toml -> main again")
+            )]
+        );
+        // Two files including a third is no cycle.
+        let c = "[types.point]\nwire = \"fixarray\"\n[[types.point.entry]]\nname = \"x\"\nwire = \"int\"\n";
+        let b = "[schema]\ninclude = [\"c.toml\"]\n";
+        let main = format!("{HEAD}include = [\"b.toml\"]\n[value]\ntype = \"point\"\n");
+        assert_eq!(problems_with(&main, &[("b.toml", b), ("c.toml", c)]), []);
+    }
+
+    #[test]
+    fn check_file_loads() {
+        let text = format!("{HEAD}extends = \"b2nd_v9\"\n[value]\nwire = \"int\"\n");
+        assert_eq!(
+            problems_in(&text),
+            [at(
+                5,
+                11,
+                "cannot extend `b2nd_v9`: no built-in schema is named `b2nd_v9`"
+            )]
+        );
+        let text = format!("{HEAD}include = [\"nope\"]\n[value]\nwire = \"int\"\n");
+        assert_eq!(
+            problems_in(&text),
+            [at(5, 12, "cannot include `nope`: no built-in schema is named `nope`")]
+        );
+        // A file that does not parse: the TOML parser's error, placed in that file.
+        let main = format!("{HEAD}include = [\"b.toml\"]\n[value]\nwire = \"int\"\n");
+        let broken = "[types\n";
+        let syntax = crate::parse::parse(broken).expect_err("not TOML");
+        let found = problems_with(&main, &[("b.toml", broken)]);
+        let expected: Vec<_> = syntax
+            .iter()
+            .map(|d| {
+                let (line, column) = d.line_column(broken);
+                ("b.toml".to_string(), (line, column, d.message.clone()))
+            })
+            .collect();
+        assert_eq!(found, expected);
+        assert_eq!(found.len(), 1);
+        // A built-in extends nothing; extending it reads it.
+        let text = format!("{HEAD}extends = \"b2nd_v1\"\n");
+        assert_eq!(problems_in(&text), []);
+    }
+}

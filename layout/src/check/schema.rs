@@ -1,0 +1,478 @@
+//! A whole schema: its `[schema]` table, its top-level value, and its record types.
+
+use core::ops::Range;
+
+use super::files::Gathered;
+use super::node::NodeCx;
+use super::record::{RawRecord, RecordOf};
+use super::{Ctx, NameOf, check_identifier};
+use crate::model::{Layout, Node, RecordType, SchemaFile, Type};
+use crate::parse::{Sp, Table, Val};
+
+/// The main schema's index among the files read.
+const MAIN: usize = 0;
+
+/// The `[schema]` fields a layout carries; `None` where the schema lacks one.
+#[derive(Default)]
+struct Header {
+    metalayer: Option<String>,
+    description: Option<String>,
+    source: Option<String>,
+}
+
+/// A record type's table, as one of the files defines it.
+struct TypeTable<'t> {
+    file: usize,
+    name: &'t Sp<String>,
+    table: &'t Table,
+    span: Range<usize>,
+}
+
+/// Checks everything the files define and builds the layout; `None` when anything failed (the
+/// diagnostics say what).
+pub(super) fn build(cx: &mut Ctx<'_, '_>, gathered: &Gathered) -> Option<Layout> {
+    let main = &gathered.tables[MAIN].1;
+    let header = check_schema_header(cx, main);
+    let root = root_record(cx, gathered);
+    let type_tables = type_tables(cx, gathered);
+    let type_names: Vec<String> = type_tables.iter().map(|t| t.name.value.clone()).collect();
+    let types = record_types(cx, &type_tables, &type_names);
+    let root = root_node(cx, main, &root, &mut NodeCx::new(&type_names));
+    check_types_acyclic(cx, &types);
+
+    // Types the root uses are indexed by name order in `type_names`; the checked types keep
+    // that order only when all of them checked, which is the only case that returns a layout.
+    if types.len() != type_names.len() {
+        return None;
+    }
+    Some(Layout {
+        schema: cx.files[MAIN].name.clone(),
+        metalayer: header.metalayer?,
+        description: header.description?,
+        source: header.source?,
+        root: root?,
+        types,
+        files: cx
+            .files
+            .iter()
+            .map(|f| SchemaFile {
+                name: f.name.clone(),
+                path: f.path.clone(),
+            })
+            .collect(),
+    })
+}
+
+/// The main schema's `[schema]` table, if it is one.
+fn schema_table(main: &Table) -> Option<&Table> {
+    match main.get("schema") {
+        Some(Sp {
+            value: Val::Table(t), ..
+        }) => Some(t),
+        _ => None,
+    }
+}
+
+/// Rule: the main schema has a `[schema]` table, which states `metalayer`, `description` and
+/// `source`.
+fn check_schema_header(cx: &mut Ctx<'_, '_>, main: &Table) -> Header {
+    let Some(t) = schema_table(main) else {
+        cx.error(
+            MAIN,
+            0..0,
+            "the schema file needs a [schema] table with `metalayer`, `description` and `source`",
+        );
+        return Header::default();
+    };
+    let mut field = |key: &str| {
+        let v = cx.string(MAIN, t, key);
+        if v.is_none() && t.get(key).is_none() {
+            let span = main.key_span("schema").unwrap_or(0..0);
+            cx.error(MAIN, span, format!("[schema] needs `{key}`"));
+        }
+        v
+    };
+    let (metalayer, description, source) = (field("metalayer"), field("description"), field("source"));
+    if let Some(name) = &metalayer {
+        check_metalayer_name_length(cx, name);
+    }
+    Header {
+        metalayer: metalayer.map(|s| s.value),
+        description: description.map(|s| s.value),
+        source: source.map(|s| s.value),
+    }
+}
+
+/// Rule: the metalayer name is 1 to 31 bytes long, as c-blosc2 stores names.
+fn check_metalayer_name_length(cx: &mut Ctx<'_, '_>, name: &Sp<String>) {
+    let m = &name.value;
+    if m.is_empty() || m.len() > 31 {
+        cx.error(
+            MAIN,
+            name.span.clone(),
+            format!(
+                "metalayer name `{m}` is {} bytes; c-blosc2 stores names of 1 to 31 bytes",
+                m.len()
+            ),
+        );
+    }
+}
+
+/// The top-level record as the files state it: the entries of the schema the main schema
+/// extends (at most one), then the main schema's; the main schema's container, or the base's
+/// when the main schema states neither a container nor a value.
+fn root_record<'t>(cx: &mut Ctx<'_, '_>, gathered: &'t Gathered) -> RawRecord<'t> {
+    let main = &gathered.tables[MAIN].1;
+    let mut root = RawRecord::default();
+    if let Some((file, table)) = gathered.base.and_then(|i| gathered.tables.get(i)) {
+        collect_root(cx, *file, table, &mut root);
+    }
+    let base_container = root.container.take();
+    collect_root(cx, MAIN, main, &mut root);
+    if root.container.is_none() && main.get("value").is_none() {
+        root.container = base_container;
+    }
+    root
+}
+
+/// Adds the container and the entries of file `file`'s top-level table to `root`.
+fn collect_root<'t>(cx: &mut Ctx<'_, '_>, file: usize, table: &'t Table, root: &mut RawRecord<'t>) {
+    if let Some((t, span)) = cx.table(file, table, "container") {
+        root.container = Some((file, t, span));
+    }
+    for (t, span) in cx.tables(file, table, "entry") {
+        root.entries.push((file, t, span));
+    }
+}
+
+/// The record types every file defines (`[types.<name>]`), each a table with a name that is
+/// an identifier and defined once.
+fn type_tables<'t>(cx: &mut Ctx<'_, '_>, gathered: &'t Gathered) -> Vec<TypeTable<'t>> {
+    let mut out: Vec<TypeTable<'t>> = Vec::new();
+    for (file, table) in &gathered.tables {
+        let Some((types, _)) = cx.table(*file, table, "types") else {
+            continue;
+        };
+        for (name, value) in &types.pairs {
+            let Val::Table(t) = &value.value else {
+                let msg = format!(
+                    "expected a table for type `{}`, found {}",
+                    name.value,
+                    value.value.kind()
+                );
+                cx.error(*file, value.span.clone(), msg);
+                continue;
+            };
+            if !check_type_defined_once(cx, *file, name, &out) {
+                continue;
+            }
+            check_identifier(cx, *file, name, NameOf::Type);
+            out.push(TypeTable {
+                file: *file,
+                name,
+                table: t,
+                span: value.span.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// Rule: a record type is defined once among all the files of a schema. Whether `name`,
+/// defined in `file`, is not among the types `defined` before it.
+fn check_type_defined_once(cx: &mut Ctx<'_, '_>, file: usize, name: &Sp<String>, defined: &[TypeTable<'_>]) -> bool {
+    let Some(other) = defined.iter().find(|t| t.name.value == name.value) else {
+        return true;
+    };
+    let other = cx.files[other.file].name.clone();
+    cx.error(
+        file,
+        name.span.clone(),
+        format!("type `{}` is defined twice: {other} defines it too", name.value),
+    );
+    false
+}
+
+/// The record types that check, in definition order.
+fn record_types(cx: &mut Ctx<'_, '_>, tables: &[TypeTable<'_>], type_names: &[String]) -> Vec<RecordType> {
+    let mut types = Vec::new();
+    for t in tables {
+        let entries = cx.tables(t.file, t.table, "entry");
+        let raw = RawRecord {
+            container: Some((t.file, t.table, t.span.clone())),
+            entries: entries.into_iter().map(|(table, span)| (t.file, table, span)).collect(),
+        };
+        if let Some(record) = NodeCx::new(type_names).record(cx, &raw, RecordOf::Type(&t.name.value)) {
+            types.push(RecordType {
+                name: t.name.value.clone(),
+                record,
+                file: t.file,
+                span: t.span.clone(),
+            });
+        }
+    }
+    types
+}
+
+/// The top-level value: `[value]`, or the record of `[container]` and the entries.
+fn root_node(cx: &mut Ctx<'_, '_>, main: &Table, root: &RawRecord<'_>, nodes: &mut NodeCx<'_>) -> Option<Node> {
+    let value = main.get("value");
+    if !check_one_top_level_value(cx, value, root) {
+        return None;
+    }
+    if let Some(v) = value {
+        let Val::Table(t) = &v.value else {
+            let msg = format!("expected a table for [value], found {}", v.value.kind());
+            cx.error(MAIN, v.span.clone(), msg);
+            return None;
+        };
+        cx.check_known_keys(MAIN, t, "[value]", super::NODE_KEYS);
+        return nodes.node(cx, MAIN, t, v.span.clone(), "the value");
+    }
+    let (file, _, span) = root.container.as_ref()?;
+    let (file, span) = (*file, span.clone());
+    let record = nodes.record(cx, root, RecordOf::Container)?;
+    Some(Node {
+        ty: Type::Record(record),
+        span,
+        file,
+    })
+}
+
+/// Rule: a schema's top-level value is a single value (`[value]`) or a record (`[container]`
+/// and `[[entry]]`, here or in the schema it extends), one of the two. Whether it is.
+fn check_one_top_level_value(cx: &mut Ctx<'_, '_>, value: Option<&Sp<Val>>, root: &RawRecord<'_>) -> bool {
+    match value {
+        Some(v) if root.container.is_some() || !root.entries.is_empty() => {
+            cx.error(
+                MAIN,
+                v.span.clone(),
+                "a schema has either [value] (a single value) or [container] and [[entry]] (a record), not both",
+            );
+            false
+        }
+        None if root.container.is_none() => {
+            cx.error(
+                MAIN,
+                0..0,
+                "the schema needs [container] and [[entry]] tables (a record) or a [value] table",
+            );
+            false
+        }
+        _ => true,
+    }
+}
+
+/// Rule: no record type contains itself, directly or through other types: its values would be
+/// of infinite depth.
+fn check_types_acyclic(cx: &mut Ctx<'_, '_>, types: &[RecordType]) {
+    for (i, t) in types.iter().enumerate() {
+        let Some(chain) = cycle(types, i) else { continue };
+        let names: Vec<&str> = chain.iter().map(|&j| types[j].name.as_str()).collect();
+        cx.error(
+            t.file,
+            t.span.clone(),
+            format!(
+                "type `{}` contains itself: {} -> {}",
+                t.name,
+                names.join(" -> "),
+                t.name
+            ),
+        );
+    }
+}
+
+/// The types a value of type `ty` holds directly or through arrays and maps (not through other
+/// types), by index.
+fn refs(ty: &Type, out: &mut Vec<usize>) {
+    match ty {
+        Type::Ref(i) => out.push(*i),
+        Type::Array(a) => refs(&a.element.ty, out),
+        Type::Map(m) => {
+            refs(&m.key.ty, out);
+            refs(&m.value.ty, out);
+        }
+        Type::Record(r) => r.entries.iter().for_each(|e| refs(&e.node.ty, out)),
+        _ => {}
+    }
+}
+
+/// The chain of types from type `start` back to itself, if it contains itself.
+fn cycle(types: &[RecordType], start: usize) -> Option<Vec<usize>> {
+    fn walk(types: &[RecordType], at: usize, start: usize, path: &mut Vec<usize>, seen: &mut Vec<bool>) -> bool {
+        let mut next = Vec::new();
+        types[at]
+            .record
+            .entries
+            .iter()
+            .for_each(|e| refs(&e.node.ty, &mut next));
+        for n in next {
+            if n == start {
+                return true;
+            }
+            if n < seen.len() && !seen[n] {
+                seen[n] = true;
+                path.push(n);
+                if walk(types, n, start, path, seen) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        false
+    }
+    let mut path = vec![start];
+    let mut seen = vec![false; types.len()];
+    walk(types, start, start, &mut path, &mut seen).then_some(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::testing::{HEAD, at, problems, problems_in, problems_with};
+
+    #[test]
+    fn check_schema_header() {
+        assert_eq!(
+            problems_in("[value]\nwire = \"int\"\n"),
+            [at(
+                1,
+                1,
+                "the schema file needs a [schema] table with `metalayer`, `description` and `source`"
+            )]
+        );
+        assert_eq!(
+            problems_in("[schema]\nmetalayer = \"m\"\ndescription = \"d\"\n[value]\nwire = \"int\"\n"),
+            [at(1, 2, "[schema] needs `source`")]
+        );
+        assert_eq!(
+            problems_in("[schema]\nmetalayer = \"m\"\ndescription = \"d\"\nsource = 1\n[value]\nwire = \"int\"\n"),
+            [at(4, 10, "expected a string for `source`, found an integer")]
+        );
+        assert_eq!(problems("[value]\nwire = \"int\"\n"), []);
+    }
+
+    #[test]
+    fn check_metalayer_name_length() {
+        let text = |name: &str| {
+            format!("[schema]\nmetalayer = \"{name}\"\ndescription = \"d\"\nsource = \"s\"\n[value]\nwire = \"int\"\n")
+        };
+        assert_eq!(
+            problems_in(&text("")),
+            [at(
+                2,
+                13,
+                "metalayer name `` is 0 bytes; c-blosc2 stores names of 1 to 31 bytes"
+            )]
+        );
+        let long = "a".repeat(32);
+        assert_eq!(
+            problems_in(&text(&long)),
+            [at(
+                2,
+                13,
+                &format!("metalayer name `{long}` is 32 bytes; c-blosc2 stores names of 1 to 31 bytes")
+            )]
+        );
+        assert_eq!(problems_in(&text(&"a".repeat(31))), []);
+        assert_eq!(problems_in(&text("b")), []);
+    }
+
+    #[test]
+    fn check_one_top_level_value() {
+        let both =
+            "[value]\nwire = \"int\"\n[container]\nwire = \"fixarray\"\n[[entry]]\nname = \"a\"\nwire = \"int\"\n";
+        assert_eq!(
+            problems(both),
+            [at(
+                1,
+                1,
+                "a schema has either [value] (a single value) or [container] and [[entry]] (a record), not both"
+            )]
+        );
+        // Entries without a container are no record; the place is the file's start.
+        assert_eq!(
+            problems_in(&format!("{HEAD}[[entry]]\nname = \"a\"\nwire = \"int\"\n")),
+            [at(
+                1,
+                1,
+                "the schema needs [container] and [[entry]] tables (a record) or a [value] table"
+            )]
+        );
+        // A top-level key comes before the first table.
+        assert_eq!(
+            problems_in(&format!("value = 1\n{HEAD}")),
+            [at(1, 9, "expected a table for [value], found an integer")]
+        );
+        assert_eq!(problems("[value]\nwire = \"int\"\n"), []);
+        // A schema that extends another and states neither has the base's record.
+        assert_eq!(problems_in(&format!("{HEAD}extends = \"b2nd_v1\"\n")), []);
+    }
+
+    #[test]
+    fn check_type_defined_once() {
+        let point = "[types.point]\nwire = \"fixarray\"\n[[types.point.entry]]\nname = \"x\"\nwire = \"int\"\n";
+        let main = format!("{HEAD}include = [\"common.toml\", \"dup.toml\"]\n[value]\ntype = \"point\"\n");
+        assert_eq!(
+            problems_with(&main, &[("common.toml", point), ("dup.toml", point)]),
+            [(
+                "dup.toml".to_string(),
+                at(1, 8, "type `point` is defined twice: common.toml defines it too")
+            )]
+        );
+        assert_eq!(
+            problems_with(&main.replace(", \"dup.toml\"", ""), &[("common.toml", point)]),
+            []
+        );
+        assert_eq!(
+            problems("[value]\ntype = \"a\"\n[types]\na = 1\n"),
+            [
+                at(2, 8, "type `a` is not defined; the schema's types are: none"),
+                at(4, 5, "expected a table for type `a`, found an integer"),
+            ]
+        );
+    }
+
+    #[test]
+    fn check_types_acyclic() {
+        // `a` holds a `b`, and `b` an array of `a`.
+        let body = r#"[value]
+type = "a"
+[types.a]
+wire = "fixarray"
+[[types.a.entry]]
+name = "b"
+type = "b"
+[types.b]
+wire = "fixarray"
+[[types.b.entry]]
+name = "all"
+wire = "array"
+element = { type = "a" }
+"#;
+        assert_eq!(
+            problems(body),
+            [
+                at(3, 1, "type `a` contains itself: a -> b -> a"),
+                at(8, 1, "type `b` contains itself: b -> a -> b"),
+            ]
+        );
+        // `a` holds two `b`s, and `b` holds nothing of `a`.
+        let body = r#"[value]
+type = "a"
+[types.a]
+wire = "fixarray"
+[[types.a.entry]]
+name = "first"
+type = "b"
+[[types.a.entry]]
+name = "second"
+type = "b"
+[types.b]
+wire = "fixarray"
+[[types.b.entry]]
+name = "x"
+wire = "int"
+"#;
+        assert_eq!(problems(body), []);
+    }
+}
