@@ -61,9 +61,12 @@ enum Command {
     /// A file given by name is always inspected; - reads one contiguous frame from stdin.
     ///
     /// Only the header and the trailer are read, never the chunks. Each vlmetalayer is
-    /// decompressed (at most 64 MiB each, 256 MiB a path) and decoded with a --schemas layout of
-    /// its name, or as msgpack; python-blosc2's extension types are shown as what they hold, a
-    /// frame stored in a value (ext 42) as a nested report, 4 levels deep.
+    /// decompressed (at most 64 MiB) and decoded with a --schemas layout of its name, or as
+    /// msgpack; python-blosc2's extension types are shown as what they hold, a frame stored in a
+    /// value (ext 42) as a nested report. Reports are written as they are read; a path, nested
+    /// frames included, is read within 64 levels, 2^24 msgpack values, 160 MiB held and 1 GiB of
+    /// work, and what passes a limit is shown as bytes with a note and fails the run. Text
+    /// escapes every control character from the file.
     ///
     /// With --json, prints one array for all frames: [{"path", "header", "metalayers": [...],
     /// "trailer", "vlmetalayers": [...]}], each metalayer {"name", "len", "schema", "fields"} |
@@ -71,7 +74,8 @@ enum Command {
     /// the same with "chunk_len" (or {"name", "chunk_len", "error"}); {"path", "metalayers",
     /// "error"} when the trailer cannot be read, {"path", "error"} for a frame or directory that
     /// cannot be read. With --jsonl, prints the same objects one per line, each as soon as its
-    /// frame is read. "msgpack" is left out when the bytes are not one complete msgpack value;
+    /// frame is read. "msgpack" is left out when the bytes are not one complete msgpack value
+    /// (with a "note" when a limit is why);
     /// "path_bytes" (the path's bytes in hex) is added only when the path is not UTF-8.
     #[command(after_help = INSPECT_EXAMPLE)]
     Inspect {
