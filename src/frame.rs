@@ -1817,17 +1817,98 @@ fn read_frame_with<R: Read + Seek>(
     io_error: &dyn Fn(io::Error) -> FrameError,
     sparse_dir: Option<&Path>,
 ) -> Result<Frame, FrameError> {
-    let (header, file_len) = read_header(reader, io_error)?;
-    let header = header_bytes(&header)?;
-    let header_len = header.len();
-    let (h, metalayers) = decode_header(header)?;
+    read_frame_bytes_with(reader, io_error, sparse_dir)?
+        .frame()
+        .map(|frame| frame.to_owned())
+}
+
+/// Reads and checks a frame's header and trailer from `reader`, keeping their bytes.
+fn read_frame_bytes_with<R: Read + Seek>(
+    reader: &mut R,
+    io_error: &dyn Fn(io::Error) -> FrameError,
+    sparse_dir: Option<&Path>,
+) -> Result<FrameBytes, FrameError> {
+    let (mut header, file_len) = read_header(reader, io_error)?;
+    let header_len = header_bytes(&header)?.len();
+    header.truncate(header_len);
+    let (h, _) = decode_header(&header)?;
     check_sparse(&h, sparse_dir)?;
-    let tail_at = tail_at(header_len, h.frame_len, file_len)?;
+    let frame_len = h.frame_len;
+    let tail_at = tail_at(header_len, frame_len, file_len)?;
     let tail = read_at(reader, tail_at, wide(TRAILER_TAIL_LEN), io_error)?;
-    let (trailer_offset, trailer_len) = trailer_place(&tail, tail_at, header_len, h.frame_len)?;
+    let (trailer_offset, trailer_len) = trailer_place(&tail, tail_at, header_len, frame_len)?;
     let trailer = read_at(reader, trailer_offset, u64::from(trailer_len), io_error)?;
-    let (t, vlmetalayers) = decode_trailer(&trailer, trailer_offset, h.frame_len)?;
-    Ok(frame_of((&h, header_len, metalayers), (&t, trailer_offset, vlmetalayers)).to_owned())
+    decode_trailer(&trailer, trailer_offset, frame_len)?;
+    Ok(FrameBytes {
+        header,
+        trailer,
+        trailer_offset,
+        frame_len,
+    })
+}
+
+/// A frame's header and trailer, read and checked, kept as their bytes: [`frame`](Self::frame)
+/// borrows every metalayer and vlmetalayer from them, so nothing is copied. The chunks between
+/// them are never read.
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd");
+/// let bytes = metalayer::frame::read_frame_bytes(path)?;
+/// let frame = bytes.frame()?;
+/// assert_eq!(frame.to_owned(), metalayer::frame::read_frame(path)?);
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameBytes {
+    header: Vec<u8>,
+    trailer: Vec<u8>,
+    trailer_offset: u64,
+    frame_len: u64,
+}
+
+impl FrameBytes {
+    /// The frame, borrowed from the bytes. The bytes were checked when they were read, so this
+    /// decodes their index again without an error.
+    pub fn frame(&self) -> Result<FrameRef<'_>, FrameError> {
+        let (h, metalayers) = decode_header(&self.header)?;
+        let (t, vlmetalayers) = decode_trailer(&self.trailer, self.trailer_offset, self.frame_len)?;
+        Ok(frame_of(
+            (&h, self.header.len(), metalayers),
+            (&t, self.trailer_offset, vlmetalayers),
+        ))
+    }
+
+    /// The header's and the trailer's bytes held: what reading the frame cost in memory.
+    pub fn len(&self) -> usize {
+        self.header.len() + self.trailer.len()
+    }
+
+    /// Always false: a frame has a header.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// A whole frame held in memory, such as one read from a stream, checked as
+    /// [`parse_frame`] checks it; only its header and trailer are kept.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// let whole = std::fs::read(path).unwrap();
+    /// let bytes = metalayer::frame::FrameBytes::from_frame(&whole)?;
+    /// assert_eq!(bytes.frame()?.to_owned(), metalayer::frame::parse_frame(&whole)?);
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn from_frame(frame: &[u8]) -> Result<FrameBytes, FrameError> {
+        let parsed = parse_frame_borrowed(frame)?;
+        let header_len = parsed.header.header_len;
+        let (trailer_offset, frame_len) = (parsed.trailer.offset, parsed.header.frame_len);
+        Ok(FrameBytes {
+            header: frame.get(..header_len).unwrap_or_default().to_vec(),
+            trailer: span(frame, trailer_offset, frame_len.saturating_sub(trailer_offset)).to_vec(),
+            trailer_offset,
+            frame_len,
+        })
+    }
 }
 
 /// Reads a frame's metalayers from `reader`, reading its header only.
@@ -1945,6 +2026,14 @@ pub fn read_metalayers(path: impl AsRef<Path>) -> Result<Vec<FrameMetalayer>, Fr
 pub fn read_frame(path: impl AsRef<Path>) -> Result<Frame, FrameError> {
     with_file(path.as_ref(), |file, io_error, sparse_dir| {
         read_frame_with(file, io_error, sparse_dir)
+    })
+}
+
+/// [`read_frame`], keeping the header's and the trailer's bytes instead of copying each
+/// metalayer and vlmetalayer out of them: a frame whose vlmetalayers are large is held once.
+pub fn read_frame_bytes(path: impl AsRef<Path>) -> Result<FrameBytes, FrameError> {
+    with_file(path.as_ref(), |file, io_error, sparse_dir| {
+        read_frame_bytes_with(file, io_error, sparse_dir)
     })
 }
 

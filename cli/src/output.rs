@@ -56,15 +56,29 @@ pub fn refuses_binary(output: Option<&Path>, force: bool, stdout_is_terminal: bo
 
 /// stdout, stderr and the failure flag of one run.
 pub struct Out {
-    stdout: io::BufWriter<io::StdoutLock<'static>>,
+    stdout: io::BufWriter<Box<dyn Write>>,
     failed: bool,
 }
 
+/// stdout as the run writes it: on Unix its file descriptor itself, so that buffered output
+/// goes out in whole buffers (the standard library's stdout looks for line ends in each); else
+/// the locked stdout.
+fn raw_stdout() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(io::stdout().lock())
+}
+
 impl Out {
-    /// Locks stdout for the run, buffered: [`flush`](Self::flush) before the run ends.
+    /// stdout for the run, buffered: [`flush`](Self::flush) before the run ends.
     pub fn new() -> Self {
         Out {
-            stdout: io::BufWriter::with_capacity(64 << 10, io::stdout().lock()),
+            stdout: io::BufWriter::with_capacity(64 << 10, raw_stdout()),
             failed: false,
         }
     }

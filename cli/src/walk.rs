@@ -89,8 +89,8 @@ impl Source {
 /// Reads a frame file or sparse-frame directory: its header and trailer, and nothing between
 /// them. When that fails and the header alone reads, the header's metalayers and the error.
 fn read_path(path: &Path) -> Result<Reading, FrameError> {
-    match frame::read_frame(path) {
-        Ok(frame) => Ok(Reading::Whole(frame)),
+    match frame::read_frame_bytes(path) {
+        Ok(bytes) => Ok(Reading::Bytes(bytes)),
         // The header is read first: when it reads again, the trailer is what failed.
         Err(trailer_error) => match frame::read_metalayers(path) {
             Ok(metalayers) => Ok(Reading::Header {
@@ -143,8 +143,9 @@ pub fn read_stream(mut reader: impl Read, name: &Path) -> Result<Reading, FrameE
     let metalayers = frame::parse_header(&bytes)?;
     let rest = frame_len.saturating_sub(u64::try_from(bytes.len()).unwrap_or(u64::MAX));
     reader.take(rest).read_to_end(&mut bytes).map_err(io_error)?;
-    match frame::parse_frame(&bytes) {
-        Ok(frame) => Ok(Reading::Whole(frame)),
+    // Only the header and the trailer are kept.
+    match frame::FrameBytes::from_frame(&bytes) {
+        Ok(frame) => Ok(Reading::Bytes(frame)),
         Err(trailer_error) => Ok(Reading::Header {
             metalayers,
             trailer_error: chain(&trailer_error),
@@ -299,9 +300,10 @@ mod tests {
         let frame_len = bytes.len();
         bytes.extend_from_slice(b"after the frame");
         let mut reader = &bytes[..];
-        let Ok(Reading::Whole(frame)) = read_stream(&mut reader, Path::new("x")) else {
+        let Ok(Reading::Bytes(bytes)) = read_stream(&mut reader, Path::new("x")) else {
             panic!("the whole frame reads");
         };
+        let frame = bytes.frame().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(frame.header.frame_len, frame_len as u64);
         assert_eq!(frame.metalayers[0].name, "b2nd");
         assert!(!frame.vlmetalayers.is_empty());

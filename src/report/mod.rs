@@ -206,6 +206,9 @@ fn nested_place(at: usize) -> String {
 pub enum Reading {
     /// Its header and its trailer.
     Whole(Frame),
+    /// Its header and its trailer, as their bytes ([`frame::read_frame_bytes`]): nothing is
+    /// copied out of them.
+    Bytes(frame::FrameBytes),
     /// Its header's metalayers: the header reads, the trailer does not, for the reason given.
     Header {
         /// The metalayers.
@@ -249,58 +252,68 @@ impl<'c, 'd> FrameReport<'c, 'd> {
         FrameReport { cx, data, depth }
     }
 
-    /// The header's and the trailer's fields, when the trailer could be read.
-    fn fields(&self) -> Option<(&Header, &Trailer)> {
+    /// What the report shows of its frame, borrowed from it.
+    fn parts(&self) -> Parts<'_> {
+        let of = |frame: &FrameRef<'_>| (frame.header, frame.trailer);
         match &self.data {
-            Data::Read(Reading::Whole(frame)) => Some((&frame.header, &frame.trailer)),
-            Data::Read(Reading::Header { .. }) => None,
-            Data::Nested(frame) => Some((&frame.header, &frame.trailer)),
-        }
-    }
-
-    /// Why the trailer could not be read, when it could not.
-    fn trailer_error(&self) -> Option<&str> {
-        match &self.data {
-            Data::Read(Reading::Header { trailer_error, .. }) => Some(trailer_error),
-            _ => None,
-        }
-    }
-
-    fn metalayers(&self) -> Vec<MetalayerRef<'_>> {
-        match &self.data {
-            Data::Read(Reading::Whole(frame)) => frame.metalayers.iter().map(FrameMetalayer::borrowed).collect(),
-            Data::Read(Reading::Header { metalayers, .. }) => metalayers.iter().map(FrameMetalayer::borrowed).collect(),
-            Data::Nested(frame) => frame.metalayers.clone(),
-        }
-    }
-
-    fn vlmetalayers(&self) -> Vec<MetalayerRef<'_>> {
-        match &self.data {
-            Data::Read(Reading::Whole(frame)) => frame.vlmetalayers.iter().map(FrameMetalayer::borrowed).collect(),
-            Data::Read(Reading::Header { .. }) => Vec::new(),
-            Data::Nested(frame) => frame.vlmetalayers.clone(),
+            Data::Read(Reading::Whole(frame)) => Parts {
+                fields: Some((frame.header, frame.trailer)),
+                metalayers: frame.metalayers.iter().map(FrameMetalayer::borrowed).collect(),
+                vlmetalayers: frame.vlmetalayers.iter().map(FrameMetalayer::borrowed).collect(),
+                trailer_error: None,
+            },
+            Data::Read(Reading::Bytes(bytes)) => match bytes.frame() {
+                Ok(frame) => Parts {
+                    fields: Some(of(&frame)),
+                    metalayers: frame.metalayers,
+                    vlmetalayers: frame.vlmetalayers,
+                    trailer_error: None,
+                },
+                // Checked when read: the same bytes decode again.
+                Err(e) => Parts {
+                    fields: None,
+                    metalayers: Vec::new(),
+                    vlmetalayers: Vec::new(),
+                    trailer_error: Some(chain(&e)),
+                },
+            },
+            Data::Read(Reading::Header {
+                metalayers,
+                trailer_error,
+            }) => Parts {
+                fields: None,
+                metalayers: metalayers.iter().map(FrameMetalayer::borrowed).collect(),
+                vlmetalayers: Vec::new(),
+                trailer_error: Some(format!("the trailer: {trailer_error}")),
+            },
+            Data::Nested(frame) => Parts {
+                fields: Some(of(frame)),
+                metalayers: frame.metalayers.clone(),
+                vlmetalayers: frame.vlmetalayers.clone(),
+                trailer_error: None,
+            },
         }
     }
 
     /// Writes the report's entries into a map being serialized: a caller adds its own (a
     /// path) around them.
     pub fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        if let Some((header, _)) = self.fields() {
+        let parts = self.parts();
+        if let Some((header, _)) = &parts.fields {
             map.serialize_entry("header", &header::header_json(header))?;
         }
-        map.serialize_entry(
-            "metalayers",
-            &Items {
-                report: self,
-                vl: false,
-            },
-        )?;
-        if let Some((_, trailer)) = self.fields() {
+        let items = |items, vl| Items {
+            report: self,
+            items,
+            vl,
+        };
+        map.serialize_entry("metalayers", &items(&parts.metalayers, false))?;
+        if let Some((_, trailer)) = &parts.fields {
             map.serialize_entry("trailer", &header::trailer_json(trailer))?;
-            map.serialize_entry("vlmetalayers", &Items { report: self, vl: true })?;
+            map.serialize_entry("vlmetalayers", &items(&parts.vlmetalayers, true))?;
         }
-        if let Some(trailer_error) = self.trailer_error() {
-            map.serialize_entry("error", &format!("the trailer: {trailer_error}"))?;
+        if let Some(error) = &parts.trailer_error {
+            map.serialize_entry("error", error)?;
         }
         Ok(())
     }
@@ -329,15 +342,19 @@ impl<'c, 'd> FrameReport<'c, 'd> {
 
     fn text<W: Write>(&self, out: &mut W, shown: &str, sparse: bool, indent: usize) -> io::Result<()> {
         let kind = if sparse { "  (sparse frame)" } else { "" };
-        let metalayers = self.metalayers();
-        let vlmetalayers = self.vlmetalayers();
-        let vl = match self.fields() {
+        let Parts {
+            fields,
+            metalayers,
+            vlmetalayers,
+            ..
+        } = self.parts();
+        let vl = match fields {
             Some(_) => format!(", {}", counted(vlmetalayers.len(), "vlmetalayer")),
             None => "; the trailer could not be read".to_owned(),
         };
         writeln!(out, "{shown}: {}{vl}{kind}", counted(metalayers.len(), "metalayer"))?;
         let pad = " ".repeat(indent);
-        if let Some((header, trailer)) = self.fields() {
+        if let Some((header, trailer)) = &fields {
             write_lines(out, indent + 2, &header::header_lines(header, trailer))?;
         }
         self.text_items(out, &pad, &metalayers, false, indent)?;
@@ -426,20 +443,26 @@ fn write_lines<W: Write>(out: &mut W, indent: usize, lines: &[(String, String)])
 }
 
 /// A report's metalayers or vlmetalayers, as a JSON array.
-struct Items<'r, 'c, 'd> {
+struct Items<'r, 'c, 'd, 'm> {
     report: &'r FrameReport<'c, 'd>,
+    items: &'r [MetalayerRef<'m>],
     vl: bool,
 }
 
-impl Serialize for Items<'_, '_, '_> {
+/// What a report shows of its frame.
+struct Parts<'a> {
+    /// The header's and the trailer's fields, when the trailer could be read.
+    fields: Option<(Header, Trailer)>,
+    metalayers: Vec<MetalayerRef<'a>>,
+    vlmetalayers: Vec<MetalayerRef<'a>>,
+    /// Why the trailer could not be read, when it could not.
+    trailer_error: Option<String>,
+}
+
+impl Serialize for Items<'_, '_, '_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let items = if self.vl {
-            self.report.vlmetalayers()
-        } else {
-            self.report.metalayers()
-        };
-        let mut seq = serializer.serialize_seq(Some(items.len()))?;
-        for m in items {
+        let mut seq = serializer.serialize_seq(Some(self.items.len()))?;
+        for &m in self.items {
             let item = Item {
                 cx: self.report.cx,
                 m,

@@ -26,8 +26,25 @@ use serde_json::ser::{CompactFormatter, Formatter};
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn write_json<W: Write, T: ?Sized + Serialize>(writer: W, value: &T) -> io::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(writer, CompactFormatter);
-    value.serialize(&mut ser).map_err(io::Error::from)
+    let mut ser = serde_json::Serializer::with_formatter(writer, HexBytes(CompactFormatter));
+    super::json::with_bytes_as_hex(|| value.serialize(&mut ser)).map_err(io::Error::from)
+}
+
+/// A formatter that writes byte strings as quoted lowercase hex, as the hex strings of
+/// [`Hex`](super::json::Hex) are, without scanning them for escapes.
+struct HexBytes<F>(F);
+
+/// Writes `"hex"`.
+fn quoted_hex<W: ?Sized + Write>(writer: &mut W, value: &[u8]) -> io::Result<()> {
+    writer.write_all(b"\"")?;
+    super::json::write_hex(value, |ascii| writer.write_all(ascii))?;
+    writer.write_all(b"\"")
+}
+
+impl<F: Formatter> Formatter for HexBytes<F> {
+    fn write_byte_array<W: ?Sized + Write>(&mut self, writer: &mut W, value: &[u8]) -> io::Result<()> {
+        quoted_hex(writer, value)
+    }
 }
 
 /// Writes `value` as pretty JSON in the command's style ([`PrettyFormatter`]), indented from
@@ -42,7 +59,7 @@ pub fn write_json<W: Write, T: ?Sized + Serialize>(writer: W, value: &T) -> io::
 /// ```
 pub fn write_pretty<W: Write, T: ?Sized + Serialize>(writer: W, value: &T, level: usize) -> io::Result<()> {
     let mut ser = serde_json::Serializer::with_formatter(writer, PrettyFormatter::new(level));
-    value.serialize(&mut ser).map_err(io::Error::from)
+    super::json::with_bytes_as_hex(|| value.serialize(&mut ser)).map_err(io::Error::from)
 }
 
 /// Writes `value` as one line of text ([`TextFormatter`]).
@@ -254,6 +271,12 @@ impl Formatter for PrettyFormatter {
         write_i128: i128, write_u8: u8, write_u16: u16, write_u32: u32, write_u64: u64,
         write_u128: u128, write_f32: f32, write_f64: f64, write_number_str: &str,
     );
+
+    fn write_byte_array<W: ?Sized + Write>(&mut self, writer: &mut W, value: &[u8]) -> io::Result<()> {
+        self.value(writer, false)?;
+        self.inline_next = false;
+        quoted_hex(writer, value)
+    }
 
     fn write_null<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.value(writer, false)?;

@@ -18,38 +18,89 @@ use serde::{Serialize, Serializer};
 use serde_json::{Number, Value};
 
 /// Bytes shown as lowercase hex, written a piece at a time: a serializer's `collect_str` (as
-/// serde_json's) streams it without building the whole string.
+/// serde_json's) streams it without building the whole string. Within [`write_json`] and
+/// [`write_pretty`](super::write_pretty), whose formatters write byte strings as quoted hex, it
+/// is handed over as bytes, and written without being scanned for escapes.
+///
+/// [`write_json`]: super::write_json
 ///
 /// ```
 /// use metalayer::value::json::Hex;
 ///
 /// assert_eq!(Hex(&[0x00, 0xab, 0x7f]).to_string(), "00ab7f");
 /// assert_eq!(serde_json::to_string(&Hex(b"\x01\x02"))?, r#""0102""#);
-/// # Ok::<(), serde_json::Error>(())
+/// let mut out = Vec::new();
+/// metalayer::value::write_json(&mut out, &Hex(b"\x01\x02"))?;
+/// assert_eq!(out, br#""0102""#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Hex<'a>(pub &'a [u8]);
 
+/// Each byte's two hex digits.
+const PAIRS: [[u8; 2]; 256] = {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut pairs = [[0u8; 2]; 256];
+    let mut b = 0;
+    while b < 256 {
+        pairs[b] = [DIGITS[b >> 4], DIGITS[b & 0x0f]];
+        b += 1;
+    }
+    pairs
+};
+
+/// Writes the hex of `bytes`, a buffer at a time, to `write` (which takes ASCII).
+pub(crate) fn write_hex<E>(bytes: &[u8], mut write: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
+    let mut buf = [0u8; 4096];
+    for piece in bytes.chunks(buf.len() / 2) {
+        for (pair, &b) in buf.chunks_exact_mut(2).zip(piece) {
+            pair.copy_from_slice(&PAIRS[usize::from(b)]);
+        }
+        write(&buf[..piece.len() * 2])?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for Hex<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const DIGITS: &[u8; 16] = b"0123456789abcdef";
-        let mut buf = [0u8; 1024];
-        for piece in self.0.chunks(buf.len() / 2) {
-            for (pair, &b) in buf.chunks_exact_mut(2).zip(piece) {
-                pair[0] = DIGITS[usize::from(b >> 4)];
-                pair[1] = DIGITS[usize::from(b & 0x0f)];
-            }
-            let text = &buf[..piece.len() * 2];
-            // Hex digits are ASCII.
-            f.write_str(std::str::from_utf8(text).map_err(|_| fmt::Error)?)?;
-        }
-        Ok(())
+        write_hex(self.0, |ascii| {
+            // Hex digits are ASCII, so always UTF-8.
+            f.write_str(std::str::from_utf8(ascii).map_err(|_| fmt::Error)?)
+        })
     }
+}
+
+std::thread_local! {
+    /// Whether the serializer running on this thread is one of [`super::write_json`]'s or
+    /// [`super::write_pretty`]'s, whose formatters write byte strings as quoted hex.
+    static BYTES_AS_HEX: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with [`Hex`] handed to the serializer as bytes: for formatters that write them as
+/// quoted hex.
+pub(crate) fn with_bytes_as_hex<T>(f: impl FnOnce() -> T) -> T {
+    let before = BYTES_AS_HEX.with(|flag| flag.replace(true));
+    let result = f();
+    BYTES_AS_HEX.with(|flag| flag.set(before));
+    result
+}
+
+/// Runs `f` with [`Hex`] written as text, whatever the serializer around it: for a serializer
+/// run inside another (a map key's text).
+pub(crate) fn with_bytes_as_text<T>(f: impl FnOnce() -> T) -> T {
+    let before = BYTES_AS_HEX.with(|flag| flag.replace(false));
+    let result = f();
+    BYTES_AS_HEX.with(|flag| flag.set(before));
+    result
 }
 
 impl Serialize for Hex<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        if BYTES_AS_HEX.with(std::cell::Cell::get) {
+            serializer.serialize_bytes(self.0)
+        } else {
+            serializer.collect_str(self)
+        }
     }
 }
 

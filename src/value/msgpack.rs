@@ -126,6 +126,7 @@ enum Token<'a> {
 }
 
 /// Reads the token at `at`; returns it and the position after it.
+#[inline]
 fn token(bytes: &[u8], at: usize) -> Result<(Token<'_>, usize), MsgpackError> {
     let truncated = |offset| MsgpackError::Malformed {
         offset,
@@ -447,7 +448,7 @@ impl fmt::Display for KeyText<'_, '_, '_> {
             },
             ..self.0
         };
-        node.serialize(&mut serde_json::Serializer::new(&mut text))
+        json::with_bytes_as_text(|| node.serialize(&mut serde_json::Serializer::new(&mut text)))
             .map_err(|_| fmt::Error)?;
         f.write_str(&String::from_utf8_lossy(&text))
     }
