@@ -1880,7 +1880,7 @@ impl FrameBytes {
 
     /// The header's and the trailer's bytes held: what reading the frame cost in memory.
     pub fn len(&self) -> usize {
-        self.header.len() + self.trailer.len()
+        self.header.len().saturating_add(self.trailer.len())
     }
 
     /// Always false: a frame has a header.
