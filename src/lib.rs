@@ -224,6 +224,17 @@ mod known;
 pub use known::Known;
 #[cfg(feature = "frame")]
 pub mod frame;
+/// What the standard library's prelude gives a crate that is not `no_std`, for the modules that
+/// need the standard library.
+#[cfg(feature = "value")]
+mod std_prelude {
+    pub use std::borrow::ToOwned;
+    pub use std::boxed::Box;
+    pub use std::string::{String, ToString};
+    pub use std::vec::Vec;
+    pub use std::{format, vec};
+}
+
 #[cfg(feature = "value")]
 pub mod report;
 #[cfg(feature = "value")]

@@ -2,14 +2,7 @@
 //! layouts stored under one name by their bytes.
 
 #[allow(unused_imports)]
-use std::{
-    borrow::ToOwned,
-    boxed::Box,
-    format,
-    string::{String, ToString},
-    vec,
-    vec::Vec,
-};
+use crate::std_prelude::*;
 
 use std::sync::OnceLock;
 

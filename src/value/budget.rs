@@ -3,14 +3,7 @@
 //! time a content is reached, aliases included.
 
 #[allow(unused_imports)]
-use std::{
-    borrow::ToOwned,
-    boxed::Box,
-    format,
-    string::{String, ToString},
-    vec,
-    vec::Vec,
-};
+use crate::std_prelude::*;
 
 use std::borrow::Cow;
 use std::cell::Cell;

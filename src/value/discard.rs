@@ -2,14 +2,7 @@
 //! bytes, which is how a view is checked before anything is written.
 
 #[allow(unused_imports)]
-use std::{
-    borrow::ToOwned,
-    boxed::Box,
-    format,
-    string::{String, ToString},
-    vec,
-    vec::Vec,
-};
+use crate::std_prelude::*;
 
 use std::fmt;
 
@@ -134,57 +127,35 @@ impl ser::Serializer for Discard {
     }
 }
 
-impl ser::SerializeSeq for Discard {
-    type Ok = ();
-    type Error = Stopped;
+/// The compound serializers, each discarding what it is given.
+macro_rules! compounds {
+    ($($trait:ident::$method:ident($($name:ident: $ty:ty),*)),* $(,)?) => {
+        $(
+            impl ser::$trait for Discard {
+                type Ok = ();
+                type Error = Stopped;
 
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stopped> {
-        value.serialize(Discard)
-    }
+                fn $method<T: ?Sized + Serialize>(&mut self, $($name: $ty,)* value: &T) -> Result<(), Stopped> {
+                    $(let _ = $name;)*
+                    value.serialize(Discard)
+                }
 
-    fn end(self) -> Result<(), Stopped> {
-        Ok(())
-    }
+                fn end(self) -> Result<(), Stopped> {
+                    Ok(())
+                }
+            }
+        )*
+    };
 }
 
-impl ser::SerializeTuple for Discard {
-    type Ok = ();
-    type Error = Stopped;
-
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stopped> {
-        value.serialize(Discard)
-    }
-
-    fn end(self) -> Result<(), Stopped> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for Discard {
-    type Ok = ();
-    type Error = Stopped;
-
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stopped> {
-        value.serialize(Discard)
-    }
-
-    fn end(self) -> Result<(), Stopped> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for Discard {
-    type Ok = ();
-    type Error = Stopped;
-
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stopped> {
-        value.serialize(Discard)
-    }
-
-    fn end(self) -> Result<(), Stopped> {
-        Ok(())
-    }
-}
+compounds!(
+    SerializeSeq::serialize_element(),
+    SerializeTuple::serialize_element(),
+    SerializeTupleStruct::serialize_field(),
+    SerializeTupleVariant::serialize_field(),
+    SerializeStruct::serialize_field(key: &'static str),
+    SerializeStructVariant::serialize_field(key: &'static str),
+);
 
 impl ser::SerializeMap for Discard {
     type Ok = ();
@@ -195,32 +166,6 @@ impl ser::SerializeMap for Discard {
     }
 
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Stopped> {
-        value.serialize(Discard)
-    }
-
-    fn end(self) -> Result<(), Stopped> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for Discard {
-    type Ok = ();
-    type Error = Stopped;
-
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<(), Stopped> {
-        value.serialize(Discard)
-    }
-
-    fn end(self) -> Result<(), Stopped> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStructVariant for Discard {
-    type Ok = ();
-    type Error = Stopped;
-
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<(), Stopped> {
         value.serialize(Discard)
     }
 

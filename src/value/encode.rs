@@ -3,14 +3,7 @@
 //! runtime's [`Encoder`], so that refused input writes nothing.
 
 #[allow(unused_imports)]
-use std::{
-    borrow::ToOwned,
-    boxed::Box,
-    format,
-    string::{String, ToString},
-    vec,
-    vec::Vec,
-};
+use crate::std_prelude::*;
 
 use std::fmt;
 

@@ -2,14 +2,7 @@
 //! text that is safe on a terminal, each streamed to any `io::Write`.
 
 #[allow(unused_imports)]
-use std::{
-    borrow::ToOwned,
-    boxed::Box,
-    format,
-    string::{String, ToString},
-    vec,
-    vec::Vec,
-};
+use crate::std_prelude::*;
 
 use std::borrow::Cow;
 use std::io::{self, Write};

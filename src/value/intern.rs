@@ -6,14 +6,7 @@
 //! the inputs decoded. Nothing from an input is interned.
 
 #[allow(unused_imports)]
-use std::{
-    borrow::ToOwned,
-    boxed::Box,
-    format,
-    string::{String, ToString},
-    vec,
-    vec::Vec,
-};
+use crate::std_prelude::*;
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};

@@ -3,14 +3,7 @@
 //! implementation, for values written straight to a serializer and for [`serde_json::Value`]s.
 
 #[allow(unused_imports)]
-use std::{
-    borrow::ToOwned,
-    boxed::Box,
-    format,
-    string::{String, ToString},
-    vec,
-    vec::Vec,
-};
+use crate::std_prelude::*;
 
 use std::fmt;
 

@@ -52,14 +52,7 @@
 //! with a note, and is an error of the report.
 
 #[allow(unused_imports)]
-use std::{
-    borrow::ToOwned,
-    boxed::Box,
-    format,
-    string::{String, ToString},
-    vec,
-    vec::Vec,
-};
+use crate::std_prelude::*;
 
 mod budget;
 mod discard;

@@ -2,14 +2,7 @@
 //! python-blosc2's ext types hold.
 
 #[allow(unused_imports)]
-use std::{
-    borrow::ToOwned,
-    boxed::Box,
-    format,
-    string::{String, ToString},
-    vec,
-    vec::Vec,
-};
+use crate::std_prelude::*;
 
 use std::cell::Cell;
 use std::fmt;

@@ -3,14 +3,7 @@
 //! types packed by hand with `struct`, as each comment shows.
 
 #[allow(unused_imports)]
-use std::{
-    borrow::ToOwned,
-    boxed::Box,
-    format,
-    string::{String, ToString},
-    vec,
-    vec::Vec,
-};
+use crate::std_prelude::*;
 
 use metalayer_layout::Layout;
 use serde_json::{Value, json};

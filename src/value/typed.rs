@@ -2,14 +2,7 @@
 //! the errors are the ones generated decoders report, byte for byte.
 
 #[allow(unused_imports)]
-use std::{
-    borrow::ToOwned,
-    boxed::Box,
-    format,
-    string::{String, ToString},
-    vec,
-    vec::Vec,
-};
+use crate::std_prelude::*;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
