@@ -1001,6 +1001,11 @@ fn blosclz_decompress(input: &[u8], out: &mut [u8]) -> Option<usize> {
 /// Undoes the byte shuffle: item `i`'s byte `j` was stored at `j * items + i`; the bytes after
 /// the last whole item stay in place.
 fn unshuffle(typesize: usize, src: &[u8], dest: &mut [u8]) {
+    if typesize <= 1 {
+        // One byte an item: shuffling moved nothing.
+        dest.copy_from_slice(src);
+        return;
+    }
     let items = src.len() / typesize;
     for (i, item) in dest.chunks_exact_mut(typesize).enumerate() {
         for (j, byte) in item.iter_mut().enumerate() {
