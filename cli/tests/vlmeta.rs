@@ -205,8 +205,12 @@ wire = "int"
     assert_eq!(out.status.code(), Some(1));
     let point = &json(&out)[0]["vlmetalayers"][0];
     assert_eq!(point["hex"], "93010203");
+    // Two entries take the header fixarray(2), 0x92, the layout's first byte.
     let error = point["error"].as_str().unwrap_or_default();
-    assert!(error.starts_with("point_v1: at byte 0x00"), "{error}");
+    assert_eq!(
+        error,
+        "no point layout fits: at byte 0x00 point_v1 expects 0x92; found 0x93"
+    );
     assert!(
         stderr(&out).contains("vlmetalayer \"point\" (chunk at file byte 0x"),
         "{}",

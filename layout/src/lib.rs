@@ -65,9 +65,7 @@ pub mod encoding;
 pub mod keywords;
 mod model;
 mod parse;
-#[cfg(feature = "parting")]
 mod parting;
-mod prefix;
 pub mod render;
 pub mod size;
 
@@ -77,8 +75,7 @@ pub use model::{
     ArrayType, Const, Count, Encoding, Entry, ExtType, Family, IntType, Layout, MapType, Node, Record, RecordType,
     Role, SchemaFile, StrType, Type, Wire,
 };
-#[cfg(feature = "parting")]
-pub use parting::{Overlap, OverlapReason, Parting};
+pub use parting::{Overlap, OverlapReason, Parting, Probe, probes};
 pub use render::{
     ElementOffsets, diagram, element_offsets, formulas, length_formula, offset_formula, record_diagram, size_formula,
     value_offset_formula,
@@ -171,8 +168,9 @@ pub const BUILTINS: &[Builtin] = &[
 /// The built-in schemas of python-blosc2's own metalayers (`b2o`, `LazyArray`, `proxy-source`,
 /// the container markers `batcharray`, `vlarray`, `listarray`, `b2embed`, `b2dict`, `b2tree`),
 /// one schema per shape where a name has several. They are built in by name, as
-/// [`BUILTINS`] are; several shapes stored under one name share their first bytes, so they are
-/// not among the layouts dispatch chooses from.
+/// [`BUILTINS`] are. The shapes stored under one name share their first bytes and part further
+/// on, some only after a string ([`Layout::parting`]): the command chooses among them, and so
+/// can a `#[metalayer(dispatch)]` enum; `metalayer::Known` holds c-blosc2's layouts only.
 ///
 /// ```
 /// let names: Vec<_> = metalayer_layout::PYTHON_BLOSC2.iter().map(|b| b.name).collect();

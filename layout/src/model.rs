@@ -455,19 +455,4 @@ impl Layout {
     pub fn record_type(&self, name: &str) -> Option<&RecordType> {
         self.types.iter().find(|t| t.name == name)
     }
-
-    /// The bytes the layout accepts at each offset of its fixed prefix: from the first byte up
-    /// to and including the first byte whose meaning depends on a value (an array's header, a
-    /// string's length prefix, a canonical integer). Dispatch tells layouts apart with it.
-    ///
-    /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
-    /// // container 0x97, version 0, ndim 0..=16, shape header 0x90..=0xa0
-    /// assert_eq!(layout.fixed_prefix(), [(0x97, 0x97), (0, 0), (0, 16), (0x90, 0xa0)]);
-    /// ```
-    pub fn fixed_prefix(&self) -> Vec<(u8, u8)> {
-        let mut prefix = Vec::new();
-        crate::prefix::node(self, &self.root, None, &mut prefix);
-        prefix
-    }
 }

@@ -1,15 +1,21 @@
-//! Whether two layouts can be told apart from a metalayer's bytes, and where.
+//! Whether layouts can be told apart from a metalayer's bytes, and where: the one analysis that
+//! `#[metalayer(dispatch)]`, the command's registry of layouts and the fixed prefix all read.
 //!
 //! Each layout is read as a sequence of steps: single bytes whose allowed values the schema fixes
 //! (markers, constants, map keys, fixed-width integers), whole values whose bytes depend on the
 //! value (a string, an array, a canonical integer), and a point past which the layout's shape
-//! depends on an earlier value (optional trailing entries). Two layouts are walked side by side:
-//! they part at the first step where the bytes one accepts cannot start what the other accepts,
-//! or where one ends and the other goes on. Steps that are the same value type in both are
-//! passed over whole, so layouts that differ only after a string of any length still part.
+//! depends on an earlier value (optional trailing entries). Two layouts are walked side by side
+//! ([`Layout::parting`]): they part at the first step where the bytes one accepts cannot start
+//! what the other accepts, or where one ends and the other goes on. Steps that are the same value
+//! type in both are passed over whole, so layouts that differ only after a string of any length
+//! still part.
 //!
 //! When two layouts part, no input decodes with both (the decoders are strict and read the whole
-//! input), so choosing among them by trying each is unambiguous.
+//! input), so choosing among them by trying each is unambiguous. [`probes`] walks the layouts
+//! stored under one name side by side in the same way and says, for each, what a dispatcher can
+//! check of an input before decoding it: the bytes and whole values up to the points where the
+//! layouts part, so that a refused input is reported by what each layout expected there. The
+//! first of those steps alone, for one layout, is its [fixed prefix](Layout::fixed_prefix).
 
 use core::fmt;
 
@@ -53,14 +59,42 @@ impl ByteSet {
     fn meets(&self, other: &ByteSet) -> bool {
         self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
     }
+
+    fn and(self, other: ByteSet) -> ByteSet {
+        let mut out = self;
+        for (a, b) in out.0.iter_mut().zip(other.0) {
+            *a &= b;
+        }
+        out
+    }
+
+    fn has(&self, b: u8) -> bool {
+        self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+    }
+
+    /// The set as inclusive ranges of consecutive bytes, in order.
+    fn ranges(&self) -> Vec<(u8, u8)> {
+        let mut out: Vec<(u8, u8)> = Vec::new();
+        for b in 0..=u8::MAX {
+            if !self.has(b) {
+                continue;
+            }
+            match out.last_mut() {
+                Some((_, hi)) if usize::from(*hi) + 1 == usize::from(b) => *hi = b,
+                _ => out.push((b, b)),
+            }
+        }
+        out
+    }
 }
 
 /// One step of a layout's bytes.
 enum Token<'a> {
     /// One byte, with the values the layout allows there.
     Byte(ByteSet),
-    /// A whole value whose bytes depend on it.
-    Value(&'a Node, &'a Role),
+    /// A whole value whose bytes depend on it, with every byte it can start with (possibly more,
+    /// never fewer).
+    Value(&'a Node, &'a Role, ByteSet),
     /// A record's optional trailing entries, from this index: whether each is there depends on
     /// the record's header.
     Optional(&'a Record, usize),
@@ -227,6 +261,8 @@ impl Layout {
                 (Some(x), Some(y)) => (x, y),
             };
             match (&x.token, &y.token) {
+                // A whole value of each, which no byte can start in both.
+                (Token::Value(.., p), Token::Value(.., q)) if !p.meets(q) => return Ok(parted()),
                 // The same optional entries after the same required ones: whichever of them an
                 // input holds, both read it the same way up to the record's end.
                 (Token::Optional(r, i), Token::Optional(q, k))
@@ -247,11 +283,11 @@ impl Layout {
                     }
                     offset = offset.map(|o| o + 1);
                 }
-                (Token::Value(n, r), Token::Value(m, s)) if r == s && same(self, n, other, m, 0) => {
+                (Token::Value(n, r, _), Token::Value(m, s, _)) if r == s && same(self, n, other, m, 0) => {
                     offset = None;
                 }
                 (p, q) => {
-                    if !first_bytes_of(self, p).meets(&first_bytes_of(other, q)) {
+                    if !first_bytes_of(p).meets(&first_bytes_of(q)) {
                         return Ok(parted());
                     }
                     if x.unit == 0 || y.unit == 0 {
@@ -272,10 +308,250 @@ impl Layout {
     }
 }
 
-fn first_bytes_of(layout: &Layout, token: &Token<'_>) -> ByteSet {
+impl Layout {
+    /// The bytes the layout accepts at each offset of its fixed prefix, as inclusive ranges: from
+    /// the first byte up to the first byte whose meaning depends on a value, which is included
+    /// when its possible values form one range (an array's header counted by an earlier entry,
+    /// a small canonical integer). A value that can start with bytes of several ranges (a
+    /// canonical string: a fixstr, str8, str16 or str32 marker) or whose shape depends on an
+    /// earlier value (optional entries) ends the prefix before it. Tools show it; dispatch
+    /// checks [`probes`], which reach past it to where the layouts stored under one name part.
+    ///
+    /// ```
+    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// // container 0x97, version 0, ndim 0..=16, shape header 0x90 + ndim (0xa0 for 16)
+    /// assert_eq!(layout.fixed_prefix(), [(0x97, 0x97), (0, 0), (0, 16), (0x90, 0xa0)]);
+    /// ```
+    pub fn fixed_prefix(&self) -> Vec<(u8, u8)> {
+        let mut prefix = Vec::new();
+        for step in steps(self) {
+            let (set, last) = match step.token {
+                Token::Byte(set) => (set, false),
+                Token::Value(.., set) => (set, true),
+                Token::Optional(..) | Token::Opaque => break,
+            };
+            match set.ranges()[..] {
+                [range] => prefix.push(range),
+                _ => break,
+            }
+            if last {
+                break;
+            }
+        }
+        prefix
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What dispatch checks
+// ---------------------------------------------------------------------------------------------
+
+/// One step of what a dispatcher checks of an input for one layout ([`probes`]). Byte sets are
+/// inclusive ranges of consecutive bytes, in order; `entry` is the entry the step belongs to
+/// (`shape`, `item.kind`; empty for the top-level value).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Probe {
+    /// One byte, in one of these ranges.
+    Byte {
+        /// The bytes accepted.
+        bytes: Vec<(u8, u8)>,
+        /// The entry.
+        entry: String,
+    },
+    /// One whole msgpack value, whose first byte is in one of these ranges: any value the
+    /// layout accepts there, passed over by its msgpack header.
+    Value {
+        /// The first bytes accepted.
+        first: Vec<(u8, u8)>,
+        /// The entry.
+        entry: String,
+    },
+    /// The end of the input: the layout ends here, where another goes on.
+    End,
+}
+
+impl Probe {
+    /// The bytes the step accepts at its byte (none for the end).
+    ///
+    /// ```
+    /// use metalayer_layout::Probe;
+    ///
+    /// let step = Probe::Byte { bytes: vec![(0x90, 0x98)], entry: "shape".into() };
+    /// assert_eq!(step.bytes(), [(0x90, 0x98)]);
+    /// assert!(Probe::End.bytes().is_empty());
+    /// ```
+    pub fn bytes(&self) -> &[(u8, u8)] {
+        match self {
+            Probe::Byte { bytes, .. } => bytes,
+            Probe::Value { first, .. } => first,
+            Probe::End => &[],
+        }
+    }
+
+    /// The entry the step belongs to (empty for the top-level value and the end).
+    ///
+    /// ```
+    /// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+    /// let steps = metalayer_layout::probes(&[&layout]);
+    /// let entries: Vec<&str> = steps[0].iter().map(|s| s.entry()).collect();
+    /// assert_eq!(entries, ["", "version", "ndim", "shape"]);
+    /// ```
+    pub fn entry(&self) -> &str {
+        match self {
+            Probe::Byte { entry, .. } | Probe::Value { entry, .. } => entry,
+            Probe::End => "",
+        }
+    }
+}
+
+/// What a dispatcher checks of an input for each of `layouts`, the layouts stored under one
+/// metalayer name, in their order: for each layout, steps that every input it decodes passes,
+/// walked side by side so that step `i` of every layout stands at the same byte of the input.
+/// Each layout's steps reach past its [fixed prefix](Layout::fixed_prefix) to where it parts
+/// from every other layout ([`Layout::parting`]), where the walk can follow it there: an input
+/// refused by them is refused by the layout's decoder, and, past the point where two layouts
+/// part, no input passes the steps of both. A layout whose shape depends on an earlier value
+/// (optional entries) before that point stops there; trying the decoders of the layouts whose
+/// steps an input passes then tells them apart.
+///
+/// The last step of a layout is never a [`Probe::Value`]: its first byte is all a dispatcher
+/// needs of it.
+///
+/// ```
+/// use metalayer_layout::{Probe, builtin_layout, probes};
+///
+/// let (a, b) = (builtin_layout("batcharray_v1").unwrap(), builtin_layout("batcharray_empty_v1").unwrap());
+/// let steps = probes(&[&a, &b]);
+/// // fixmap(4), the key "version" (a7 + 7 bytes), 1, the key "serializer" (aa + 10 bytes),
+/// // then any string, the key "items_per_block" (af + 15 bytes), and the value that parts them.
+/// assert_eq!(steps[0].len(), 1 + 8 + 1 + 11 + 1 + 16 + 1);
+/// assert!(matches!(&steps[0][21], Probe::Value { entry, .. } if entry == "serializer"));
+/// // items_per_block: an integer of at least 1 (a positive fixint or a uint marker) against nil.
+/// assert_eq!(steps[0][38].bytes(), [(0x01, 0x7f), (0xcc, 0xcf)]);
+/// assert_eq!(steps[1][38], Probe::Byte { bytes: vec![(0xc0, 0xc0)], entry: "items_per_block".into() });
+/// ```
+pub fn probes(layouts: &[&Layout]) -> Vec<Vec<Probe>> {
+    let steps: Vec<Vec<Step<'_>>> = layouts.iter().map(|l| steps(l)).collect();
+    let n = layouts.len();
+    // Where each layout's fixed prefix ends: after its first value whose bytes depend on it.
+    let fixed: Vec<usize> = steps
+        .iter()
+        .map(|s| match s.iter().position(|s| !matches!(s.token, Token::Byte(_))) {
+            Some(i) if matches!(s[i].token, Token::Value(..)) => i + 1,
+            Some(i) => i,
+            None => s.len(),
+        })
+        .collect();
+    let mut pos = vec![0usize; n];
+    let mut live = vec![true; n];
+    let mut parted = vec![vec![false; n]; n];
+    let mut out: Vec<Vec<Probe>> = vec![Vec::new(); n];
+    loop {
+        // A layout whose shape depends on an earlier value from here is not followed further.
+        for k in 0..n {
+            if live[k]
+                && matches!(
+                    steps[k].get(pos[k]).map(|s| &s.token),
+                    Some(Token::Optional(..) | Token::Opaque)
+                )
+            {
+                live[k] = false;
+            }
+        }
+        // A layout goes on through its fixed prefix, and while it has not parted from another
+        // that goes on.
+        let needed: Vec<bool> = (0..n)
+            .map(|k| live[k] && (pos[k] < fixed[k] || (0..n).any(|j| j != k && live[j] && !parted[k][j])))
+            .collect();
+        live = needed;
+        let walking: Vec<usize> = (0..n).filter(|&k| live[k]).collect();
+        if walking.is_empty() {
+            break;
+        }
+        // Whether every layout that has not ended stands at a whole value, and whether one of
+        // them stands at a value whose bytes depend on it: then each passes over one value.
+        let tokens: Vec<Option<&Step<'_>>> = walking.iter().map(|&k| steps[k].get(pos[k])).collect();
+        let any_value = tokens.iter().flatten().any(|s| matches!(s.token, Token::Value(..)));
+        let whole = tokens.iter().flatten().all(|s| s.unit > 0);
+        let mut sets: Vec<Option<ByteSet>> = Vec::with_capacity(walking.len());
+        for (&k, step) in walking.iter().zip(&tokens) {
+            let Some(step) = step else {
+                out[k].push(Probe::End);
+                live[k] = false;
+                sets.push(None);
+                continue;
+            };
+            let set = first_bytes_of(&step.token);
+            sets.push(Some(set));
+            let entry = step.entry.clone();
+            let skippable = match step.token {
+                Token::Value(node, ..) => follows(layouts[k], node, 0),
+                _ => true,
+            };
+            let bytes = set.ranges();
+            if !any_value {
+                out[k].push(Probe::Byte { bytes, entry });
+                pos[k] += 1;
+            } else if whole && skippable {
+                out[k].push(Probe::Value { first: bytes, entry });
+                pos[k] += step.unit;
+            } else {
+                // The bytes of this value are not followed: its first byte is the last step.
+                out[k].push(Probe::Byte { bytes, entry });
+                live[k] = false;
+            }
+        }
+        if any_value && !whole {
+            // The layouts no longer stand at the same byte after this one.
+            live.iter_mut().for_each(|l| *l = false);
+        }
+        for (x, &a) in walking.iter().enumerate() {
+            for (y, &b) in walking.iter().enumerate().skip(x + 1) {
+                let apart = match (sets[x], sets[y]) {
+                    (Some(p), Some(q)) => !p.meets(&q),
+                    (None, None) => false,
+                    _ => true,
+                };
+                if apart {
+                    parted[a][b] = true;
+                    parted[b][a] = true;
+                }
+            }
+        }
+    }
+    // A value that ends a layout's steps is checked by its first byte alone.
+    for probe in &mut out {
+        if let Some(last) = probe.last_mut()
+            && let Probe::Value { first, entry } = last
+        {
+            *last = Probe::Byte {
+                bytes: core::mem::take(first),
+                entry: core::mem::take(entry),
+            };
+        }
+    }
+    out
+}
+
+/// Whether a value of `node` is read as standard msgpack throughout, so that its header says
+/// where it ends: not where the schema lets a fixarray header pass `0x9f`.
+fn follows(layout: &Layout, node: &Node, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let record = |r: &Record| r.entries.iter().all(|e| follows(layout, &e.node, depth + 1));
+    match &node.ty {
+        Type::Array(a) => a.header_overflow.is_none() && follows(layout, &a.element, depth + 1),
+        Type::Map(m) => follows(layout, &m.key, depth + 1) && follows(layout, &m.value, depth + 1),
+        Type::Record(r) => record(r),
+        Type::Ref(i) => layout.types.get(*i).is_some_and(|t| record(&t.record)),
+        _ => true,
+    }
+}
+
+fn first_bytes_of(token: &Token<'_>) -> ByteSet {
     match token {
-        Token::Byte(set) => *set,
-        Token::Value(node, role) => first_bytes(layout, node, role, 0),
+        Token::Byte(set) | Token::Value(.., set) => *set,
         // Handled before.
         Token::Optional(..) | Token::Opaque => ByteSet::range(0, 0xff),
     }
@@ -352,8 +628,11 @@ fn scalar_steps<'a>(
         (Type::Nil | Type::Bool | Type::Int(_) | Type::Float(_) | Type::Str(_) | Type::Bin(_), Some(c)) if !lenient => {
             exact(out, entry, &encoding::const_bytes(node, c));
         }
-        (Type::Nil, _) => exact(out, entry, &[0xc0]),
-        (Type::Bool, _) => push(out, entry, Token::Byte(ByteSet::range(0xc2, 0xc3))),
+        (Type::Nil, _) => exact(out, entry, &[Wire::Nil.markers().0]),
+        (Type::Bool, _) => {
+            let (lo, hi) = Wire::Bool.markers();
+            push(out, entry, Token::Byte(ByteSet::range(lo, hi)));
+        }
         (Type::Int(t), None) => match t.encoding {
             // A fixint: the value is the byte.
             Encoding::Fixed(w) if w.marker().is_none() => {
@@ -365,7 +644,13 @@ fn scalar_steps<'a>(
                     push(out, entry, any_byte());
                 }
             }
-            Encoding::Canonical { .. } => push(out, entry, Token::Value(node, role)),
+            Encoding::Canonical { .. } => {
+                push(
+                    out,
+                    entry,
+                    Token::Value(node, role, first_bytes(layout, node, role, depth)),
+                );
+            }
         },
         (Type::Float(w), _) => {
             exact(out, entry, &[w.marker().unwrap_or(0)]);
@@ -378,7 +663,11 @@ fn scalar_steps<'a>(
             Some(t) if depth < MAX_DEPTH => record_steps(layout, &t.record, entry, out, depth + 1),
             _ => push(out, entry, Token::Opaque),
         },
-        _ => push(out, entry, Token::Value(node, role)),
+        _ => push(
+            out,
+            entry,
+            Token::Value(node, role, first_bytes(layout, node, role, depth)),
+        ),
     }
 }
 
@@ -428,8 +717,51 @@ fn record_steps<'a>(layout: &'a Layout, r: &'a Record, path: &str, out: &mut Vec
         if let Some(key) = &e.key {
             exact(out, &entry, &encoding::key_bytes(key));
         }
+        let start = out.len();
         node_steps(layout, &e.node, &e.role, &entry, out, depth);
+        // A container counted by an earlier entry: its header is one of that entry's values.
+        if let (
+            Some(counted),
+            Some(Step {
+                token: Token::Value(.., set),
+                ..
+            }),
+        ) = (counted_first_bytes(r, &e.node), out.get_mut(start))
+        {
+            *set = set.and(counted);
+        }
     }
+}
+
+/// The first bytes of a fix header whose count is an earlier entry's value: `0x90 + n` (or
+/// `0x80 + n`) for each value `n` the entry allows, and `0xa0` for 16 where the schema lets a
+/// fixarray header pass `0x9f`.
+fn counted_first_bytes(r: &Record, node: &Node) -> Option<ByteSet> {
+    let (header, count, overflow) = match &node.ty {
+        Type::Array(a) => (a.header, &a.count, a.header_overflow.is_some()),
+        Type::Map(m) => (m.header, &m.count, false),
+        _ => return None,
+    };
+    let (Encoding::Fixed(w), Count::Entry(i)) = (header, count) else {
+        return None;
+    };
+    if w.marker().is_some() {
+        return None;
+    }
+    let Type::Int(t) = &r.entries.get(*i)?.node.ty else {
+        return None;
+    };
+    let (base, top) = w.markers();
+    let most = i128::from(top - base);
+    let (lo, hi) = (t.min.max(0), t.max.min(most));
+    let mut set = ByteSet::NONE;
+    if lo <= hi {
+        set.add(base + lo as u8, base + hi as u8);
+    }
+    if overflow && t.max > most {
+        set.add(top.wrapping_add(1), top.wrapping_add(1));
+    }
+    Some(set)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -445,8 +777,11 @@ fn first_bytes(layout: &Layout, node: &Node, role: &Role, depth: usize) -> ByteS
     // Constants reach here only where the decoder accepts any width of their family (the
     // others are their bytes): only an integer's value narrows its first byte then.
     match &node.ty {
-        Type::Nil => ByteSet::one(0xc0),
-        Type::Bool => ByteSet::range(0xc2, 0xc3),
+        Type::Nil => ByteSet::one(Wire::Nil.markers().0),
+        Type::Bool => {
+            let (lo, hi) = Wire::Bool.markers();
+            ByteSet::range(lo, hi)
+        }
         Type::Int(t) => {
             let (min, max) = match constant {
                 Some(Const::Int(v)) => (*v, *v),
@@ -467,7 +802,8 @@ fn first_bytes(layout: &Layout, node: &Node, role: &Role, depth: usize) -> ByteS
             let set = container_first_bytes(*header, Family::Array, count);
             // c-blosc2 writes `0x90 + 16` = 0xa0 for 16 elements.
             if header_overflow.is_some() {
-                set.with(0xa0, 0xa0)
+                let past = Wire::FixArray.markers().1.wrapping_add(1);
+                set.with(past, past)
             } else {
                 set
             }
@@ -481,21 +817,19 @@ fn first_bytes(layout: &Layout, node: &Node, role: &Role, depth: usize) -> ByteS
     }
 }
 
-/// The integers each wire type is the smallest encoding of.
+/// The integers `w` is the smallest encoding of, as the runtime's `Wire::smallest_int` chooses:
+/// an interval, whose ends are ends of the integer wire types' own ranges, or next to one.
 fn canonical_range(w: Wire) -> Option<(i128, i128)> {
-    Some(match w {
-        Wire::PosFixInt => (0, 0x7f),
-        Wire::UInt8 => (0x80, 0xff),
-        Wire::UInt16 => (0x100, 0xffff),
-        Wire::UInt32 => (0x1_0000, 0xffff_ffff),
-        Wire::UInt64 => (0x1_0000_0000, u64::MAX as i128),
-        Wire::NegFixInt => (-32, -1),
-        Wire::Int8 => (-128, -33),
-        Wire::Int16 => (-32768, -129),
-        Wire::Int32 => (i32::MIN as i128, -32769),
-        Wire::Int64 => (i64::MIN as i128, i32::MIN as i128 - 1),
-        _ => return None,
-    })
+    Family::Int
+        .wires()
+        .iter()
+        .filter_map(|x| x.int_range())
+        .flat_map(|(lo, hi)| [lo - 1, lo, hi, hi + 1])
+        .filter(|&v| Wire::smallest_int(v) == Some(w))
+        .fold(None, |range, v| match range {
+            None => Some((v, v)),
+            Some((lo, hi)) => Some((v.min(lo), v.max(hi))),
+        })
 }
 
 fn int_first_bytes(encoding: Encoding, min: i128, max: i128) -> ByteSet {

@@ -477,8 +477,9 @@ fn fixed_prefixes_reach_past_the_first_key() {
         layout("b2o_v1").fixed_prefix()[..6],
         [0x82, 0xa4, b'k', b'i', b'n', b'd'].map(|b| (b, b))
     );
-    // LazyArray is a canonical integer: no byte is fixed before its value.
-    assert!(layout("lazyarray_v0").fixed_prefix().is_empty());
+    // LazyArray is a canonical integer of 0..=1: its smallest encoding is the positive fixint
+    // 0x00 or 0x01, one range, the whole value.
+    assert_eq!(layout("lazyarray_v0").fixed_prefix(), [(0x00, 0x01)]);
 }
 
 #[test]
