@@ -7,7 +7,7 @@ use crate::metalayer;
 /// A `b2nd` or `caterva` metalayer in whichever layout wrote it.
 ///
 /// [`Known::decode`] takes the metalayer's name and bytes and picks the layout from the bytes'
-/// fixed prefix (the container marker tells these apart), then decodes strictly with it:
+/// first byte (the container marker tells these apart), then decodes strictly with it:
 /// - `b2nd`: [`B2ndV1`] (`0x97`, every release), [`B2ndV0`] (`0x96`, February 2023), or the
 ///   caterva layout that early c-blosc2 stored under the name `b2nd` (`0x95`);
 /// - `caterva`: [`CatervaV0`].
@@ -17,14 +17,23 @@ use crate::metalayer;
 /// Later versions add layouts as writers add them, so a `match` needs a `_` arm.
 ///
 /// ```
+/// use metalayer::b2nd::{B2ndV0, B2ndV1};
 /// use metalayer::{DispatchError, Known};
 ///
-/// let v1 = metalayer::b2nd::B2ndV1 { shape: vec![4], chunkshape: vec![2], blockshape: vec![1], dtype_format: 0, dtype: "<i4".into() };
-/// let bytes = metalayer::Metalayer::encode(&v1).unwrap();
-/// match Known::decode("b2nd", &bytes)? {
+/// let v1 = B2ndV1 { shape: vec![4], chunkshape: vec![2], blockshape: vec![1], dtype_format: 0, dtype: "<i4".into() };
+/// let v0 = B2ndV0 { shape: vec![4], chunkshape: vec![2], blockshape: vec![1], dtype: "int32".into() };
+///
+/// // Encoding both, each in its own layout: 7 entries (0x97) and 6 (0x96).
+/// let one = Known::B2ndV1(v1.clone()).encode().unwrap();
+/// let zero = Known::B2ndV0(v0.clone()).encode().unwrap();
+/// assert_eq!((one[0], zero[0]), (0x97, 0x96));
+///
+/// // Decoding both: the bytes choose the variant.
+/// match Known::decode("b2nd", &one)? {
 ///     Known::B2ndV1(meta) => assert_eq!(meta, v1),
 ///     other => panic!("decoded as {}", other.schema()),
 /// }
+/// assert_eq!(Known::decode("b2nd", &zero)?, Known::B2ndV0(v0));
 ///
 /// let err = Known::decode("b2nd", &[0x94]).unwrap_err();
 /// assert_eq!(

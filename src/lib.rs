@@ -55,9 +55,10 @@
 //!   record type `[types.type]` instead of its top-level value: it implements [`Record`], and
 //!   another struct's field of that record type holds it.
 //! - `crate = "path"` names this crate where it is renamed (default `::metalayer`).
-//! - `#[metalayer(dispatch)]` on an enum, with `#[metalayer(schema = "...")]` (and optionally
-//!   `name = "..."`, the metalayer name it is stored under) on each one-field variant, chooses
-//!   the layout from a metalayer's name and bytes: see [`Known`].
+//! - `#[metalayer(dispatch)]` on an enum, with `#[metalayer(schema = "...")]` or
+//!   `schema_path` (and optionally `name = "..."`, the metalayer name it is stored under) on each
+//!   one-field variant, chooses the layout from a metalayer's name and bytes: see below, and
+//!   [`Known`].
 //!
 //! A record's struct has one named field per entry whose value the user provides, named like the
 //! entry. Constants (`version`) and counts (`ndim`) are not fields: the encoder derives them and
@@ -157,6 +158,70 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! A dispatch enum holds one version of a metalayer among several. Its `decode` takes the name
+//! the metalayer is stored under and its bytes, and decodes them strictly with the layout they
+//! belong to; `encode`, `encode_into` and `encoded_len` write the value held in its own layout.
+//! The layouts stored under one name must part somewhere, which the build checks: two
+//! python-blosc2-style maps whose `version` comes after a name of any length part at the
+//! version's byte (`tests/schemas/dispatch/store_v1.toml` and `store_v2.toml`):
+//!
+//! ```
+//! use metalayer::prelude::*;
+//!
+//! // {"name": str, "version": 1, "size": int}
+//! #[metalayer(schema_path = "tests/schemas/dispatch/store_v1.toml")]
+//! #[derive(Debug, PartialEq)]
+//! struct StoreV1 {
+//!     name: String,
+//!     size: u64,
+//! }
+//!
+//! // {"name": str, "version": 2, "chunks": [int, ...]}
+//! #[metalayer(schema_path = "tests/schemas/dispatch/store_v2.toml")]
+//! #[derive(Debug, PartialEq)]
+//! struct StoreV2 {
+//!     name: String,
+//!     chunks: Vec<u64>,
+//! }
+//!
+//! /// Every version of the `store` metalayer.
+//! #[metalayer(dispatch)]
+//! #[derive(Debug, PartialEq)]
+//! enum Store {
+//!     #[metalayer(schema_path = "tests/schemas/dispatch/store_v1.toml")]
+//!     V1(StoreV1),
+//!     #[metalayer(schema_path = "tests/schemas/dispatch/store_v2.toml")]
+//!     V2(StoreV2),
+//! }
+//!
+//! // Encoding both, each in its own layout: 0x83, "name", "ab", "version", then the version.
+//! let one = Store::V1(StoreV1 { name: "ab".into(), size: 5 }).encode()?;
+//! let two = Store::V2(StoreV2 { name: "ab".into(), chunks: vec![300, 7] }).encode()?;
+//! assert_eq!((one.len(), one[0x11]), (24, 0x01));
+//! assert_eq!((two.len(), two[0x11]), (30, 0x02));
+//!
+//! // Decoding both: the bytes choose the variant.
+//! assert_eq!(Store::decode("store", &one)?, Store::V1(StoreV1 { name: "ab".into(), size: 5 }));
+//! match Store::decode("store", &two)? {
+//!     Store::V2(v2) => assert_eq!(v2.chunks, [300, 7]),
+//!     other => panic!("decoded as {}", other.schema()),
+//! }
+//!
+//! // A version neither layout has: the error says what each expected, and where.
+//! let mut three = one.clone();
+//! three[0x11] = 0x03;
+//! assert_eq!(
+//!     Store::decode("store", &three).unwrap_err().to_string(),
+//!     "no store layout fits: at byte 0x11 in version: store_v1 expects 0x01, store_v2 expects 0x02; found 0x03"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Two layouts that accept the same bytes cannot share a name: the enum does not build, and the
+//! error says where they would need to differ (`` `caterva_v0` and `caterva_v0` cannot be told
+//! apart from their bytes: they accept the same bytes throughout ``). `metalayer inspect
+//! --schemas` refuses the same sets of schema files, with the same words.
+//!
 //! When the struct and the schema disagree, or the schema contradicts itself, the build fails
 //! with every error at once, under the offending field or naming the schema file's line and
 //! column. The schema language is documented in
@@ -191,8 +256,8 @@ extern crate self as metalayer;
 pub use metalayer_macros::metalayer;
 pub use metalayer_runtime::{
     ArrayField, BinField, BoolValue, Candidate, Decode, DecodeError, DecodeErrorKind, DecodeOwned, DispatchError,
-    EncodeError, EncodeErrorKind, Ext, ExtField, FloatValue, Int, IntValue, Metalayer, MetalayerName, OptionField,
-    Pair, Path, Record, StrField,
+    EncodeError, EncodeErrorKind, Ext, ExtField, Fit, FloatValue, Int, IntValue, Metalayer, MetalayerName, OptionField,
+    Pair, Path, Probe, Record, StrField,
 };
 
 /// The attribute and the traits: `use metalayer::prelude::*;` is all generated types need.

@@ -21,7 +21,7 @@ use metalayer::b2nd::{B2ndV0, B2ndV1};
 use metalayer::caterva::CatervaV0;
 use metalayer::frame::{self, FrameError, FrameMetalayer, MAX_HEADER_LEN, MAX_METALAYERS, MIN_HEADER_LEN, PREFIX_LEN};
 use metalayer::prelude::*;
-use metalayer::{DecodeError, DecodeErrorKind, DispatchError, Known, Path};
+use metalayer::{DecodeError, DecodeErrorKind, DispatchError, Fit, Known, Path};
 
 // ---------------------------------------------------------------------------------------------
 // Mutations
@@ -553,6 +553,7 @@ fn check_dispatch_error(e: &DispatchError, name: &str, input: &[u8]) -> Result<(
         DispatchError::NoLayoutFits {
             metalayer,
             offset,
+            step,
             found,
             candidates,
         } => {
@@ -560,11 +561,20 @@ fn check_dispatch_error(e: &DispatchError, name: &str, input: &[u8]) -> Result<(
             if *metalayer != name || *found != input.get(offset).copied() || found.is_none() {
                 return Err("name or found byte disagree with the input".to_owned());
             }
-            // The layouts that fit the input up to the offset all refuse the byte there.
+            // The layouts that fit the input up to the offset all refuse the byte there, at the
+            // step the error names.
             let named = candidates.iter().filter(|c| c.metalayer == name);
             let fitting: Vec<_> = named.clone().filter(|c| c.accepts(&input[..offset])).collect();
             if fitting.is_empty() || named.clone().any(|c| c.accepts(&input[..=offset])) {
                 return Err(format!("a layout fits the input at byte {offset:#04x}"));
+            }
+            if fitting
+                .iter()
+                .any(|c| c.fit(input) != Fit::Refused { offset, step: *step })
+            {
+                return Err(format!(
+                    "a layout refuses byte {offset:#04x} at another step than {step}"
+                ));
             }
             let text = e.to_string();
             if !text.starts_with(&format!("no {name} layout fits: at byte {offset:#04x} ")) {

@@ -234,3 +234,37 @@ fn a_schema_that_does_not_check_is_reported_at_its_line_and_column() {
         text(&out.stderr)
     );
 }
+
+/// Two versions of a map in python-blosc2's style, `{"name": str, "version": N, ...}`: the
+/// version's byte comes after a name of any length. The same files as the root crate's
+/// tests/schemas/dispatch/store_v1.toml and store_v2.toml, over which a dispatch enum builds.
+const STORE_V1: &str = "[schema]\nmetalayer = \"store\"\ndescription = \"d\"\nsource = \"s\"\n[container]\nwire = \"fixmap\"\nmarker = 0x83\n[[entry]]\nname = \"name\"\nwire = \"str\"\n[[entry]]\nname = \"version\"\nwire = \"int\"\nconst = 1\n[[entry]]\nname = \"size\"\nwire = \"int\"\nmin = 0\n";
+const STORE_V2: &str = "[schema]\nmetalayer = \"store\"\ndescription = \"d\"\nsource = \"s\"\n[container]\nwire = \"fixmap\"\nmarker = 0x83\n[[entry]]\nname = \"name\"\nwire = \"str\"\n[[entry]]\nname = \"version\"\nwire = \"int\"\nconst = 2\n[[entry]]\nname = \"chunks\"\nwire = \"array\"\nelement = { wire = \"int\", min = 0 }\n";
+
+#[test]
+fn versions_that_part_after_a_string_are_accepted_and_decoded() {
+    let dir = dir_with(&[("store_v1.toml", STORE_V1), ("store_v2.toml", STORE_V2)]);
+    let out = run(&[
+        "inspect",
+        "--schemas",
+        &arg(dir.path()),
+        &arg(&frame("sample_full.b2nd")),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Each version's bytes decode with its own schema file: {"name": "ab", "version": 2,
+    // "chunks": [300, 7]} is 83, a4 "name", a2 "ab", a7 "version", 02, a6 "chunks", 92 cd 01 2c 07.
+    let v2 = "83a46e616d65a26162a776657273696f6e02a66368756e6b7392cd012c07";
+    let bytes_file = dir.path().join("v2.hex");
+    std::fs::write(&bytes_file, v2).expect("write the hex");
+    let schema = arg(&dir.path().join("store_v2.toml"));
+    let decoded = run(&["decode", "--schema", &schema, "--hex", "--json", &arg(&bytes_file)]);
+    assert_eq!(decoded.status.code(), Some(0), "{}", text(&decoded.stderr));
+    let schema = arg(&dir.path().join("store_v1.toml"));
+    let refused = run(&["decode", "--schema", &schema, "--hex", "--json", &arg(&bytes_file)]);
+    assert_ne!(refused.status.code(), Some(0));
+    assert!(
+        text(&refused.stderr).contains("store_v1: at byte 0x11 in version: expected constant 1, found 2"),
+        "{}",
+        text(&refused.stderr)
+    );
+}

@@ -1,11 +1,13 @@
 //! `#[metalayer(dispatch)]` on an enum: one variant per layout, chosen from the metalayer's name
-//! and its bytes. The layouts stored under one name must be told apart by their fixed prefixes,
-//! which is checked here, at compile time.
+//! and its bytes. The layouts stored under one name must part (`Layout::parting`, the analysis
+//! the command's registry also runs), which is checked here, at compile time; the generated
+//! `decode` checks each layout's probe (`metalayer_layout::probes`) and tries the decoders of
+//! the layouts an input fits.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use metalayer_layout::Layout;
-use proc_macro2::TokenStream;
+use metalayer_layout::{Layout, Parting, Probe};
+use proc_macro2::{Group, Ident, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 
 use crate::attr::{self, SchemaRef};
@@ -14,12 +16,14 @@ use crate::item::{Attribute, Data, Fields, Item, Type};
 use crate::{names, resolve};
 
 struct Variant<'a> {
-    ident: &'a proc_macro2::Ident,
+    ident: &'a Ident,
     ty: &'a Type,
     layout: Layout,
     metalayer: String,
     /// The variant's attribute, to report problems under.
     attr: &'a Attribute,
+    /// What `decode` checks of an input for this layout, among those stored under its name.
+    probe: Vec<Probe>,
 }
 
 /// Parses a variant's `#[metalayer(schema = "...", name = "...")]`.
@@ -58,17 +62,12 @@ fn variant_args(attr: &Attribute) -> Result<(SchemaRef, Option<attr::LitStr>), E
     }
 }
 
-/// The first offset where two prefixes accept disjoint bytes.
-fn distinguishing_offset(a: &[(u8, u8)], b: &[(u8, u8)]) -> Option<usize> {
-    a.iter()
-        .zip(b)
-        .position(|(&(alo, ahi), &(blo, bhi))| ahi < blo || bhi < alo)
-}
-
 pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) -> TokenStream {
     let rt = names::runtime(krate);
     let mut errors: Vec<Error> = Vec::new();
     let mut variants = Vec::new();
+    // The schema files read, which the generated code tracks so that editing one rebuilds it.
+    let mut tracked: Vec<PathBuf> = Vec::new();
     // Take the variants' own attributes off: they are arguments to this macro, not attributes.
     let mut parsed = Vec::new();
     if let Data::Enum(data) = &mut input.data {
@@ -115,7 +114,10 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
             }
         };
         let layout = match resolve::layout(&source, manifest_dir) {
-            Ok((layout, _)) => layout,
+            Ok((layout, included)) => {
+                tracked.extend(source.file.iter().cloned().chain(included));
+                layout
+            }
             Err(messages) => {
                 errors.extend(messages.into_iter().map(|m| Error::new(schema.lit().span(), m)));
                 continue;
@@ -130,38 +132,56 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
             layout,
             metalayer,
             attr,
+            probe: Vec::new(),
         });
     }
 
-    // Layouts stored under one name must differ somewhere in their fixed prefixes.
+    // Layouts stored under one name must part: the analysis the command's registry runs.
+    let mut partings = Vec::new();
     for (i, b) in variants.iter().enumerate() {
         for a in &variants[..i] {
             if a.metalayer != b.metalayer {
                 continue;
             }
-            let (pa, pb) = (a.layout.fixed_prefix(), b.layout.fixed_prefix());
-            if distinguishing_offset(&pa, &pb).is_none() {
-                errors.push(Error::spanned(
+            match a.layout.parting(&b.layout) {
+                Ok(parting) => partings.push((a, b, parting)),
+                Err(overlap) => errors.push(Error::spanned(
                     &b.attr.tokens(),
                     format!(
-                        "variants `{}` ({}) and `{}` ({}) cannot be told apart from their bytes: both are stored as `{}` and their fixed prefixes accept the same first {} bytes",
-                        a.ident,
-                        a.layout.schema,
-                        b.ident,
-                        b.layout.schema,
-                        b.metalayer,
-                        pa.len().min(pb.len())
+                        "variants `{}` and `{}` are both stored as `{}`, and {overlap}",
+                        a.ident, b.ident, b.metalayer
                     ),
-                ));
+                )),
             }
         }
     }
+    let docs = dispatch_docs(&input.ident, &variants, &partings);
+    drop(partings);
 
     if !errors.is_empty() {
         let errors = errors.iter().map(Error::to_compile_error);
         return quote!(#input #(#errors)*);
     }
 
+    // What `decode` checks of an input for each layout, walked with the others of its name.
+    let groups: Vec<Vec<usize>> = (0..variants.len())
+        .filter(|&i| variants[..i].iter().all(|v| v.metalayer != variants[i].metalayer))
+        .map(|first| {
+            let name = &variants[first].metalayer;
+            (first..variants.len())
+                .filter(|&i| variants[i].metalayer == *name)
+                .collect()
+        })
+        .collect();
+    for members in &groups {
+        let layouts: Vec<&Layout> = members.iter().map(|&i| &variants[i].layout).collect();
+        let probes = metalayer_layout::probes(&layouts);
+        for (&i, probe) in members.iter().zip(probes) {
+            variants[i].probe = probe;
+        }
+    }
+
+    input.attrs.push(Attribute::doc(&docs));
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let input_lifetime = input.generics.lifetimes().next().map(|l| l.name());
@@ -177,7 +197,27 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
         let schema = &v.layout.schema;
         let metalayer = &v.metalayer;
         let prefix = v.layout.fixed_prefix().into_iter().map(|(lo, hi)| quote!((#lo, #hi)));
-        quote!(#rt::Candidate { schema: #schema, metalayer: #metalayer, prefix: &[#(#prefix),*] })
+        let ranges = |set: &[(u8, u8)]| {
+            let set = set.iter().map(|(lo, hi)| quote!((#lo, #hi)));
+            quote!(&[#(#set),*])
+        };
+        let probe = v.probe.iter().map(|p| match p {
+            Probe::Byte { bytes, entry } => {
+                let bytes = ranges(bytes);
+                quote!(#rt::Probe::Byte { bytes: #bytes, entry: #entry })
+            }
+            Probe::Value { first, entry } => {
+                let first = ranges(first);
+                quote!(#rt::Probe::Value { first: #first, entry: #entry })
+            }
+            Probe::End => quote!(#rt::Probe::End),
+        });
+        quote!(#rt::Candidate {
+            schema: #schema,
+            metalayer: #metalayer,
+            prefix: &[#(#prefix),*],
+            probe: &[#(#probe),*],
+        })
     });
     let asserts = variants.iter().map(|v| {
         let (ty, schema) = (v.ty, &v.layout.schema);
@@ -185,7 +225,10 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
             "variant `{}` holds a type that is not generated from schema `{schema}`",
             v.ident
         );
-        quote_spanned! {joined_span(&ty.tokens)=>
+        // Outside the enum's `impl` its lifetime is not declared: the check names the type with
+        // `'static` in its place (the schema is the same for every lifetime).
+        let ty = static_lifetimes(ty.tokens.iter().cloned());
+        quote_spanned! {joined_span(&v.ty.tokens)=>
             const _: () = ::core::assert!(#rt::str_eq(<#ty as #rt::Metalayer>::SCHEMA, #schema), #message);
         }
     });
@@ -195,12 +238,12 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
         names::dispatch_buf(),
         names::held(),
     );
-    let arms = variants.iter().enumerate().map(|(i, v)| {
+    let decoders = variants.iter().map(|v| {
         let (vi, ty) = (v.ident, v.ty);
-        if i + 1 == variants.len() {
-            quote!(_ => Self::#vi(<#ty as #rt::Decode<#decode_lt>>::decode(#input_param)?))
-        } else {
-            quote!(#i => Self::#vi(<#ty as #rt::Decode<#decode_lt>>::decode(#input_param)?))
+        quote! {
+            |#input_param: #input_ty| {
+                <#ty as #rt::Decode<#decode_lt>>::decode(#input_param).map(Self::#vi)
+            }
         }
     });
     let schema_arms = variants.iter().map(|v| {
@@ -220,20 +263,30 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
         quote!(Self::#vi(#held) => #rt::Metalayer::encode_into(#held, #buf_param))
     });
 
+    let track = tracked.iter().filter_map(|f| f.to_str()).map(|path| {
+        quote!(
+            const _: &[u8] = include_bytes!(#path);
+        )
+    });
+
     quote! {
         #input
         const _: () = {
+            #(#track)*
             #(#asserts)*
             impl #impl_generics #ident #ty_generics #where_clause {
-                /// The layouts this enum decodes: schema, metalayer name and fixed prefix.
+                /// The layouts this enum decodes, in variant order: schema, metalayer name, fixed
+                /// prefix, and what `decode` checks of an input for each.
                 pub const CANDIDATES: &'static [#rt::Candidate] = &[#(#candidates),*];
 
-                /// Decodes a metalayer stored under `name`, choosing the layout from its fixed prefix
-                /// (never by trying each decoder), then decoding strictly with it.
+                /// Decodes a metalayer stored under `name`. The bytes are checked against the
+                /// probe of each layout stored under that name (its fixed prefix, and on to where
+                /// it parts from the others), and the strict decoders of the layouts they fit are
+                /// tried in order: the layouts part, as the build checked, so at most one reads
+                /// them. When none does, the error says what each layout expected where, or is
+                /// the decoder error of the layout the bytes single out.
                 pub fn decode(#name_param: &str, #input_param: #input_ty) -> ::core::result::Result<Self, #rt::DispatchError> {
-                    ::core::result::Result::Ok(match #rt::select(Self::CANDIDATES, #name_param, #input_param)? {
-                        #(#arms,)*
-                    })
+                    #rt::dispatch(Self::CANDIDATES, #name_param, #input_param, &[#(#decoders),*])
                 }
 
                 /// The schema of the layout held.
@@ -251,11 +304,121 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
                     match self { #(#len_arms,)* }
                 }
 
-                /// Encodes the held value into the front of `buf`.
+                /// Encodes the held value, in the layout of the variant that holds it, into the
+                /// front of `buf`, and returns the number of bytes written.
                 pub fn encode_into(&self, #buf_param: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
                     match self { #(#encode_arms,)* }
                 }
+
+                #rt::__dispatch_encode!();
             }
         };
     }
+}
+
+/// `tokens` with every lifetime (`'a`) replaced by `'static`, inside groups too.
+fn static_lifetimes(tokens: impl IntoIterator<Item = TokenTree>) -> TokenStream {
+    let mut out = Vec::new();
+    let mut after_quote = false;
+    for token in tokens {
+        let token = match token {
+            TokenTree::Ident(ident) if after_quote => TokenTree::Ident(Ident::new("static", ident.span())),
+            TokenTree::Group(g) => {
+                let mut group = Group::new(g.delimiter(), static_lifetimes(g.stream()));
+                group.set_span(g.span());
+                TokenTree::Group(group)
+            }
+            other => other,
+        };
+        after_quote = matches!(&token, TokenTree::Punct(p) if p.as_char() == '\'');
+        out.push(token);
+    }
+    out.into_iter().collect()
+}
+
+/// Where two layouts part, in words: `byte 25 (entry \`item\` of both)`.
+fn parting_text(a: &Layout, b: &Layout, parting: &Parting) -> String {
+    let at = match parting.offset {
+        Some(offset) => format!("byte {offset}"),
+        None => "a byte after a value of variable length".to_string(),
+    };
+    let or_end = |e: &str| {
+        if e.is_empty() {
+            "the end".to_string()
+        } else {
+            format!("`{e}`")
+        }
+    };
+    let entries = match (parting.entry.as_str(), parting.other_entry.as_str()) {
+        ("", "") => String::new(),
+        (x, y) if x == y => format!(" (entry `{x}` of both)"),
+        (x, y) => format!(
+            " (entry {} of `{}`, {} of `{}`)",
+            or_end(x),
+            a.schema,
+            or_end(y),
+            b.schema
+        ),
+    };
+    format!("{at}{entries}")
+}
+
+/// The section the enum's rustdoc gains: its layouts, where those stored under one name part,
+/// and how it is used, in its own names.
+fn dispatch_docs(
+    ident: &Ident,
+    variants: &[Variant<'_>],
+    partings: &[(&Variant<'_>, &Variant<'_>, Parting)],
+) -> String {
+    let mut text = format!(
+        "\n\n# Dispatch\n\nGenerated by `#[metalayer(dispatch)]`: `{ident}::decode(name, bytes)` chooses the variant from a metalayer's name and bytes and decodes them strictly with its layout; `encode`, `encode_into` and `encoded_len` write the value held in its own layout.\n\n| variant | schema | stored as |\n|---|---|---|\n"
+    );
+    for v in variants {
+        text.push_str(&format!(
+            "| `{}` | `{}` | `{}` |\n",
+            v.ident, v.layout.schema, v.metalayer
+        ));
+    }
+    if !partings.is_empty() {
+        text.push_str(
+            "\nWhere the layouts stored under one name part, so that their bytes say which one holds them:\n\n",
+        );
+        for (a, b, parting) in partings {
+            text.push_str(&format!(
+                "- `{}` and `{}`: at {}\n",
+                a.layout.schema,
+                b.layout.schema,
+                parting_text(&a.layout, &b.layout, parting)
+            ));
+        }
+    }
+    let name = variants.first().map_or("name", |v| v.metalayer.as_str());
+    let mut example = format!(
+        "// Decoding: the name and the bytes choose the variant.\nmatch {ident}::decode({name:?}, &bytes)? {{\n"
+    );
+    for v in variants.iter().filter(|v| v.metalayer == name) {
+        example.push_str(&format!(
+            "    {ident}::{}(value) => {{ /* a {} value */ }}\n",
+            v.ident, v.layout.schema
+        ));
+    }
+    if variants.iter().any(|v| v.metalayer != name) {
+        example.push_str("    _ => { /* stored under other names */ }\n");
+    }
+    example.push_str("}\n");
+    example.push_str("// Encoding: each variant in its own layout.\n");
+    for v in variants.iter().filter(|v| v.metalayer == name) {
+        let var: String = v
+            .layout
+            .schema
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        example.push_str(&format!(
+            "let {var}_bytes = {ident}::{}({var}_value).encode()?;\n",
+            v.ident
+        ));
+    }
+    text.push_str(&format!("\nFor example:\n\n```text\n{example}```"));
+    text
 }

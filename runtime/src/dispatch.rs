@@ -5,14 +5,138 @@ use core::fmt;
 
 use crate::error::DecodeError;
 
-/// One layout a dispatch enum can decode: its schema, the metalayer name it is stored under,
-/// and the bytes its fixed prefix accepts, one inclusive range per offset.
+/// One step of what a dispatcher checks of an input for one layout: the layouts stored under
+/// one name are walked side by side, so that step `i` of each stands at the same byte of any
+/// input (`metalayer_layout::probes` computes them from the layouts). Byte sets are inclusive
+/// ranges; `entry` is the entry the step belongs to (empty for the top-level value).
 ///
 /// ```
-/// use metalayer_runtime::Candidate;
+/// use metalayer_runtime::Probe;
+///
+/// // A fixmap of 1, the key "a", then any msgpack value, then 1 or 2.
+/// static STEPS: [Probe; 5] = [
+///     Probe::Byte { bytes: &[(0x81, 0x81)], entry: "" },
+///     Probe::Byte { bytes: &[(0xa1, 0xa1)], entry: "a" },
+///     Probe::Byte { bytes: &[(b'a', b'a')], entry: "a" },
+///     Probe::Value { first: &[(0x00, 0xff)], entry: "a" },
+///     Probe::Byte { bytes: &[(0x01, 0x02)], entry: "b" },
+/// ];
+/// assert_eq!(STEPS[4].to_string(), "0x01..=0x02");
+/// assert_eq!(Probe::Byte { bytes: &[(0x00, 0x7f), (0xcc, 0xcc)], entry: "" }.to_string(), "0x00..=0x7f or 0xcc");
+/// assert_eq!(Probe::End.to_string(), "the end of the input");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Probe {
+    /// One byte, in one of these ranges.
+    Byte {
+        /// The bytes accepted.
+        bytes: &'static [(u8, u8)],
+        /// The entry.
+        entry: &'static str,
+    },
+    /// One whole msgpack value, whose first byte is in one of these ranges; its header says
+    /// where it ends.
+    Value {
+        /// The first bytes accepted.
+        first: &'static [(u8, u8)],
+        /// The entry.
+        entry: &'static str,
+    },
+    /// The end of the input.
+    End,
+}
+
+impl Probe {
+    /// The entry the step belongs to (empty for the top-level value and the end).
+    ///
+    /// ```
+    /// use metalayer_runtime::Probe;
+    ///
+    /// assert_eq!(Probe::Byte { bytes: &[(0, 8)], entry: "ndim" }.entry(), "ndim");
+    /// assert_eq!(Probe::End.entry(), "");
+    /// ```
+    pub const fn entry(&self) -> &'static str {
+        match self {
+            Probe::Byte { entry, .. } | Probe::Value { entry, .. } => entry,
+            Probe::End => "",
+        }
+    }
+}
+
+impl fmt::Display for Probe {
+    /// What the step expects at its byte: `0x97`, `0x90..=0xa0`, `0x00..=0x7f or 0xcc`, or
+    /// `the end of the input`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (Probe::Byte { bytes: ranges, .. } | Probe::Value { first: ranges, .. }) = self else {
+            return f.write_str("the end of the input");
+        };
+        for (i, &(lo, hi)) in ranges.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" or ")?;
+            }
+            if lo == hi {
+                write!(f, "{lo:#04x}")?;
+            } else {
+                write!(f, "{lo:#04x}..={hi:#04x}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How far an input fits a [`Candidate`]'s probe.
+///
+/// ```
+/// use metalayer_runtime::{Candidate, Fit, Probe};
+///
+/// let c = Candidate {
+///     schema: "s",
+///     metalayer: "m",
+///     prefix: &[(0x92, 0x92)],
+///     probe: &[
+///         Probe::Byte { bytes: &[(0x92, 0x92)], entry: "" },
+///         Probe::Value { first: &[(0xa0, 0xbf)], entry: "name" },
+///         Probe::Byte { bytes: &[(0x01, 0x01)], entry: "version" },
+///     ],
+/// };
+/// assert_eq!(c.fit(&[0x92, 0xa2, b'h', b'i', 0x01]), Fit::Whole);
+/// assert_eq!(c.fit(&[0x92, 0xa2, b'h']), Fit::Short);
+/// // The string "hi" is passed over whole: step 2 stands at byte 4.
+/// assert_eq!(c.fit(&[0x92, 0xa2, b'h', b'i', 0x02]), Fit::Refused { offset: 4, step: 2 });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// Every step accepts the input (or a value the probe passes over is not msgpack, which the
+    /// layout's decoder then reports).
+    Whole,
+    /// The input ends before the probe does, and fits as far as it goes.
+    Short,
+    /// Step `step`, which stands at byte `offset` of the input, refuses it.
+    Refused {
+        /// The offset of the byte refused.
+        offset: usize,
+        /// The index of the refusing step in [`Candidate::probe`].
+        step: usize,
+    },
+}
+
+/// One layout a dispatch enum can decode: its schema, the metalayer name it is stored under,
+/// its fixed prefix, and the probe that tells it from the other layouts stored under that name.
+///
+/// ```
+/// use metalayer_runtime::{Candidate, Probe};
 ///
 /// // A layout that starts 0x97 0x00 then a fixint in 0..=16.
-/// let c = Candidate { schema: "b2nd_v1", metalayer: "b2nd", prefix: &[(0x97, 0x97), (0, 0), (0, 16)] };
+/// let c = Candidate {
+///     schema: "b2nd_v1",
+///     metalayer: "b2nd",
+///     prefix: &[(0x97, 0x97), (0, 0), (0, 16)],
+///     probe: &[
+///         Probe::Byte { bytes: &[(0x97, 0x97)], entry: "" },
+///         Probe::Byte { bytes: &[(0, 0)], entry: "version" },
+///         Probe::Byte { bytes: &[(0, 16)], entry: "ndim" },
+///     ],
+/// };
 /// assert!(c.accepts(&[0x97, 0x00, 0x02, 0xff]));
 /// assert!(!c.accepts(&[0x96]));
 /// ```
@@ -22,22 +146,132 @@ pub struct Candidate {
     pub schema: &'static str,
     /// The metalayer name it is stored under (`b2nd`).
     pub metalayer: &'static str,
-    /// For each offset of the fixed prefix, the bytes the layout accepts there.
+    /// For each offset of the layout's fixed prefix (`Layout::fixed_prefix`), the bytes it
+    /// accepts there: the layout alone, for tools that show it.
     pub prefix: &'static [(u8, u8)],
+    /// What dispatch checks of an input: the fixed prefix, and on to where the layout parts from
+    /// the others stored under its name. Every input the layout's decoder reads passes it.
+    pub probe: &'static [Probe],
 }
 
 impl Candidate {
-    /// Whether `input` fits the fixed prefix (a short input fits as far as it goes).
+    /// Whether `input` fits the probe, as far as it goes ([`Fit::Whole`] or [`Fit::Short`]).
     ///
     /// ```
-    /// use metalayer_runtime::Candidate;
+    /// use metalayer_runtime::{Candidate, Probe};
     ///
-    /// let c = Candidate { schema: "s", metalayer: "m", prefix: &[(0x95, 0x95), (0, 0)] };
+    /// let c = Candidate {
+    ///     schema: "s",
+    ///     metalayer: "m",
+    ///     prefix: &[(0x95, 0x95), (0, 0)],
+    ///     probe: &[Probe::Byte { bytes: &[(0x95, 0x95)], entry: "" }, Probe::Byte { bytes: &[(0, 0)], entry: "v" }],
+    /// };
     /// assert!(c.accepts(&[0x95]));
     /// ```
     pub fn accepts(&self, input: &[u8]) -> bool {
-        self.prefix.iter().zip(input).all(|(&(lo, hi), &b)| lo <= b && b <= hi)
+        !matches!(self.fit(input), Fit::Refused { .. })
     }
+
+    /// How far `input` fits the probe, and where it is refused.
+    ///
+    /// ```
+    /// use metalayer_runtime::{Candidate, Fit, Probe};
+    ///
+    /// let c = Candidate {
+    ///     schema: "s",
+    ///     metalayer: "m",
+    ///     prefix: &[(0xc0, 0xc0)],
+    ///     probe: &[Probe::Byte { bytes: &[(0xc0, 0xc0)], entry: "" }, Probe::End],
+    /// };
+    /// assert_eq!(c.fit(&[0xc0]), Fit::Whole);
+    /// assert_eq!(c.fit(&[0xc0, 0x00]), Fit::Refused { offset: 1, step: 1 });
+    /// ```
+    pub fn fit(&self, input: &[u8]) -> Fit {
+        let mut at = 0;
+        for (step, probe) in self.probe.iter().enumerate() {
+            let ranges = match probe {
+                Probe::End if at == input.len() => return Fit::Whole,
+                Probe::End => return Fit::Refused { offset: at, step },
+                Probe::Byte { bytes: ranges, .. } | Probe::Value { first: ranges, .. } => ranges,
+            };
+            let Some(&b) = input.get(at) else {
+                return Fit::Short;
+            };
+            if !ranges.iter().any(|&(lo, hi)| lo <= b && b <= hi) {
+                return Fit::Refused { offset: at, step };
+            }
+            at = match probe {
+                Probe::Value { .. } => match value_end(input, at) {
+                    Ok(end) => end,
+                    Err(Skip::Short) => return Fit::Short,
+                    // Not msgpack: the decoder says where.
+                    Err(Skip::Unreadable) => return Fit::Whole,
+                },
+                _ => at + 1,
+            };
+        }
+        Fit::Whole
+    }
+}
+
+/// Why a value cannot be passed over.
+enum Skip {
+    /// The input ends inside it.
+    Short,
+    /// A byte that starts no msgpack value (0xc1).
+    Unreadable,
+}
+
+/// The offset after the msgpack value that starts at `at`, read by its headers alone.
+fn value_end(input: &[u8], at: usize) -> Result<usize, Skip> {
+    // A big-endian length of `n` bytes at `at`.
+    let len = |at: usize, n: usize| -> Result<u64, Skip> {
+        let bytes = input.get(at..at + n).ok_or(Skip::Short)?;
+        Ok(bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b)))
+    };
+    let mut at = at;
+    // Values still to pass over: one, and the elements and pairs of the containers met.
+    let mut pending: u64 = 1;
+    while pending > 0 {
+        let &m = input.get(at).ok_or(Skip::Short)?;
+        pending -= 1;
+        // The header's size, the payload's length, and the values the container holds.
+        let (header, payload, held): (usize, u64, u64) = match m {
+            0x00..=0x7f | 0xc0 | 0xc2 | 0xc3 | 0xe0..=0xff => (1, 0, 0),
+            0x80..=0x8f => (1, 0, 2 * u64::from(m & 0x0f)),
+            0x90..=0x9f => (1, 0, u64::from(m & 0x0f)),
+            0xa0..=0xbf => (1, u64::from(m & 0x1f), 0),
+            0xc1 => return Err(Skip::Unreadable),
+            0xc4 | 0xd9 => (2, len(at + 1, 1)?, 0),
+            0xc5 | 0xda => (3, len(at + 1, 2)?, 0),
+            0xc6 | 0xdb => (5, len(at + 1, 4)?, 0),
+            // ext: the length, then the type byte.
+            0xc7 => (3, len(at + 1, 1)?, 0),
+            0xc8 => (4, len(at + 1, 2)?, 0),
+            0xc9 => (6, len(at + 1, 4)?, 0),
+            0xca => (5, 0, 0),
+            0xcb => (9, 0, 0),
+            0xcc | 0xd0 => (2, 0, 0),
+            0xcd | 0xd1 => (3, 0, 0),
+            0xce | 0xd2 => (5, 0, 0),
+            0xcf | 0xd3 => (9, 0, 0),
+            // fixext: the type byte, then 1, 2, 4, 8 or 16 bytes.
+            0xd4..=0xd8 => (2, 1 << (m - 0xd4), 0),
+            0xdc => (3, 0, len(at + 1, 2)?),
+            0xdd => (5, 0, len(at + 1, 4)?),
+            0xde => (3, 0, 2 * len(at + 1, 2)?),
+            0xdf => (5, 0, 2 * len(at + 1, 4)?),
+        };
+        let end = u64::try_from(at + header).unwrap_or(u64::MAX).saturating_add(payload);
+        let left = u64::try_from(input.len()).unwrap_or(u64::MAX);
+        // Each value held takes a byte at least.
+        if end > left || pending.saturating_add(held) > left - end {
+            return Err(Skip::Short);
+        }
+        at = end as usize;
+        pending += held;
+    }
+    Ok(at)
 }
 
 /// A metalayer name as a [`DispatchError`] keeps it, without allocating: up to
@@ -136,9 +370,14 @@ impl fmt::Debug for MetalayerName {
 /// Why a dispatch enum could not decode a metalayer.
 ///
 /// ```
-/// use metalayer_runtime::{Candidate, DispatchError, select};
+/// use metalayer_runtime::{Candidate, DispatchError, Probe, select};
 ///
-/// static CANDIDATES: [Candidate; 1] = [Candidate { schema: "b2nd_v1", metalayer: "b2nd", prefix: &[(0x97, 0x97)] }];
+/// static CANDIDATES: [Candidate; 1] = [Candidate {
+///     schema: "b2nd_v1",
+///     metalayer: "b2nd",
+///     prefix: &[(0x97, 0x97)],
+///     probe: &[Probe::Byte { bytes: &[(0x97, 0x97)], entry: "" }],
+/// }];
 /// let err = select(&CANDIDATES, "units", &[0xa6]).unwrap_err();
 /// assert!(matches!(err, DispatchError::UnknownName { name, .. } if name.as_str() == "units"));
 /// assert_eq!(err.to_string(), r#"no known layout for the metalayer name "units"; known names: b2nd"#);
@@ -153,20 +392,23 @@ pub enum DispatchError {
         /// The enum's candidates.
         candidates: &'static [Candidate],
     },
-    /// No layout's fixed prefix fits the bytes, and the bytes do not single one out: no layout
-    /// fits their first byte, or the layouts that fit them furthest all refuse the byte at the
-    /// same offset.
+    /// No layout's probe fits the bytes, and the bytes do not single one out: no layout fits
+    /// their first byte, or the layouts that fit them furthest all refuse the byte at the same
+    /// offset.
     NoLayoutFits {
         /// The metalayer name.
         metalayer: &'static str,
         /// Where the layouts that fit the bytes furthest refuse them.
         offset: usize,
+        /// The step of the candidates' probes that stands at that offset: what each layout
+        /// expects there is its [`Candidate::probe`]`[step]`.
+        step: usize,
         /// The byte there, if the input is that long.
         found: Option<u8>,
         /// The enum's candidates (those under other names are not shown).
         candidates: &'static [Candidate],
     },
-    /// The layout was chosen from its prefix, and its decoder failed. The error is shown as the
+    /// The layout was chosen from the bytes, and its decoder failed. The error is shown as the
     /// decoder's error, which names the layout: its message is this error's message, and it is
     /// not returned again by `source()`.
     Decode(DecodeError),
@@ -187,17 +429,27 @@ impl fmt::Display for DispatchError {
             DispatchError::NoLayoutFits {
                 metalayer,
                 offset,
+                step,
                 found,
                 candidates,
             } => {
                 write!(f, "no {metalayer} layout fits: at byte {offset:#04x}")?;
-                let mut first = true;
-                for c in candidates.iter().filter(|c| c.metalayer == *metalayer) {
-                    let sep = if first { " " } else { ", " };
-                    first = false;
-                    match c.prefix.get(*offset) {
-                        Some(&(lo, hi)) if lo == hi => write!(f, "{sep}{} expects {lo:#04x}", c.schema)?,
-                        Some(&(lo, hi)) => write!(f, "{sep}{} expects {lo:#04x}..={hi:#04x}", c.schema)?,
+                let named = || candidates.iter().filter(|c| c.metalayer == *metalayer);
+                // The entry the byte belongs to, when it is the same one in every layout.
+                let entries = || named().filter_map(|c| c.probe.get(*step)).map(Probe::entry);
+                let shared = entries().next().filter(|e| entries().all(|o| o == *e));
+                if let Some(entry) = shared.filter(|e| !e.is_empty()) {
+                    write!(f, " in {entry}:")?;
+                }
+                for (i, c) in named().enumerate() {
+                    let sep = if i == 0 { " " } else { ", " };
+                    match c.probe.get(*step) {
+                        Some(probe) => {
+                            write!(f, "{sep}{} expects {probe}", c.schema)?;
+                            if shared.is_none() && !probe.entry().is_empty() {
+                                write!(f, " in {}", probe.entry())?;
+                            }
+                        }
                         None => write!(f, "{sep}{} expects any byte", c.schema)?,
                     }
                 }
@@ -227,49 +479,35 @@ impl From<DecodeError> for DispatchError {
     }
 }
 
-/// Picks the candidate stored under `metalayer` whose fixed prefix fits `input`.
-///
-/// Dispatch enums are checked at compile time so that no two candidates under one name accept
-/// the same prefix; the first that fits is the only one. When none fits, the candidate that fits
-/// the longest start of `input`, at least its first byte, is picked if it is the only one that
-/// fits that far: the bytes single it out, and its strict decoder then says what is wrong.
-/// Otherwise the error names the offset where the candidates that fit furthest all refuse the
-/// input.
-///
-/// ```
-/// use metalayer_runtime::{Candidate, select};
-///
-/// static CANDIDATES: [Candidate; 2] = [
-///     Candidate { schema: "b2nd_v1", metalayer: "b2nd", prefix: &[(0x97, 0x97), (0, 0)] },
-///     Candidate { schema: "b2nd_v0", metalayer: "b2nd", prefix: &[(0x96, 0x96), (0, 0)] },
-/// ];
-/// assert_eq!(select(&CANDIDATES, "b2nd", &[0x96, 0x00]), Ok(1));
-/// assert_eq!(
-///     select(&CANDIDATES, "b2nd", &[0x95]).unwrap_err().to_string(),
-///     "no b2nd layout fits: at byte 0x00 b2nd_v1 expects 0x97, b2nd_v0 expects 0x96; found 0x95"
-/// );
-/// // 0x96 singles out b2nd_v0, whose decoder reports the byte after it.
-/// assert_eq!(select(&CANDIDATES, "b2nd", &[0x96, 0x01]), Ok(1));
-/// ```
-pub fn select(candidates: &'static [Candidate], metalayer: &str, input: &[u8]) -> Result<usize, DispatchError> {
-    // The candidate that fits the longest start of the input, where it refuses the input, and
-    // whether another candidate fits as far.
-    let mut best: Option<(usize, usize)> = None;
+/// The candidates stored under `metalayer`, with their indices.
+fn named<'a>(candidates: &'a [Candidate], metalayer: &'a str) -> impl Iterator<Item = (usize, &'a Candidate)> + 'a {
+    candidates
+        .iter()
+        .enumerate()
+        .filter(move |(_, c)| c.metalayer == metalayer)
+}
+
+/// When no candidate's probe fits `input`: the candidate whose probe fits the longest start of
+/// it, at least its first byte, if it is the only one that fits that far; otherwise the error
+/// that says what each expects where they refuse it.
+fn singled_out(candidates: &'static [Candidate], metalayer: &str, input: &[u8]) -> Result<usize, DispatchError> {
+    // The furthest refusal (offset, step, candidate), and whether another is as far.
+    let mut best: Option<(usize, usize, usize)> = None;
     let mut tied = false;
-    for (i, c) in candidates.iter().enumerate().filter(|(_, c)| c.metalayer == metalayer) {
-        let Some(refused_at) = c.prefix.iter().zip(input).position(|(&(lo, hi), &b)| b < lo || b > hi) else {
-            return Ok(i);
+    for (i, c) in named(candidates, metalayer) {
+        let Fit::Refused { offset, step } = c.fit(input) else {
+            continue;
         };
         match best {
-            Some((at, _)) if refused_at < at => {}
-            Some((at, _)) if refused_at == at => tied = true,
+            Some((at, ..)) if offset < at => {}
+            Some((at, ..)) if offset == at => tied = true,
             _ => {
-                best = Some((refused_at, i));
+                best = Some((offset, step, i));
                 tied = false;
             }
         }
     }
-    let Some((offset, i)) = best else {
+    let Some((offset, step, i)) = best else {
         return Err(DispatchError::UnknownName {
             name: MetalayerName::new(metalayer),
             candidates,
@@ -281,9 +519,155 @@ pub fn select(candidates: &'static [Candidate], metalayer: &str, input: &[u8]) -
     Err(DispatchError::NoLayoutFits {
         metalayer: candidates[i].metalayer,
         offset,
+        step,
         found: input.get(offset).copied(),
         candidates,
     })
+}
+
+/// Picks the candidate stored under `metalayer` that [`dispatch`] tries first on `input`: the
+/// first whose probe the input fits whole, else the first it fits as far as it goes. When none
+/// fits, the candidate whose probe fits the longest start of `input`, at least its first byte,
+/// is picked if it is the only one that fits that far: the bytes single it out, and its strict
+/// decoder then says what is wrong. Otherwise the error names the offset where the candidates
+/// that fit furthest all refuse the input, and what each expects there.
+///
+/// ```
+/// use metalayer_runtime::{Candidate, Probe, select};
+///
+/// static V1: [Probe; 2] = [Probe::Byte { bytes: &[(0x97, 0x97)], entry: "" }, Probe::Byte { bytes: &[(0, 0)], entry: "version" }];
+/// static V0: [Probe; 2] = [Probe::Byte { bytes: &[(0x96, 0x96)], entry: "" }, Probe::Byte { bytes: &[(0, 0)], entry: "version" }];
+/// static CANDIDATES: [Candidate; 2] = [
+///     Candidate { schema: "b2nd_v1", metalayer: "b2nd", prefix: &[(0x97, 0x97), (0, 0)], probe: &V1 },
+///     Candidate { schema: "b2nd_v0", metalayer: "b2nd", prefix: &[(0x96, 0x96), (0, 0)], probe: &V0 },
+/// ];
+/// assert_eq!(select(&CANDIDATES, "b2nd", &[0x96, 0x00]), Ok(1));
+/// assert_eq!(
+///     select(&CANDIDATES, "b2nd", &[0x95]).unwrap_err().to_string(),
+///     "no b2nd layout fits: at byte 0x00 b2nd_v1 expects 0x97, b2nd_v0 expects 0x96; found 0x95"
+/// );
+/// // 0x96 singles out b2nd_v0, whose decoder reports the byte after it.
+/// assert_eq!(select(&CANDIDATES, "b2nd", &[0x96, 0x01]), Ok(1));
+/// ```
+pub fn select(candidates: &'static [Candidate], metalayer: &str, input: &[u8]) -> Result<usize, DispatchError> {
+    let mut short = None;
+    for (i, c) in named(candidates, metalayer) {
+        match c.fit(input) {
+            Fit::Whole => return Ok(i),
+            Fit::Short => {
+                short.get_or_insert(i);
+            }
+            Fit::Refused { .. } => {}
+        }
+    }
+    match short {
+        Some(i) => Ok(i),
+        None => singled_out(candidates, metalayer, input),
+    }
+}
+
+/// A candidate's strict decoder, as [`dispatch`] takes it: the whole input, to a value of the
+/// dispatch enum.
+///
+/// ```
+/// use metalayer_runtime::{DecodeFn, Decoder, Path};
+///
+/// let fixint: DecodeFn<'_, u8> = |input| {
+///     let mut d = Decoder::new(input, "x_v0");
+///     let v = d.fixint(Path::CONTAINER)?;
+///     d.end()?;
+///     Ok(v)
+/// };
+/// assert_eq!(fixint(&[0x05]), Ok(5));
+/// ```
+pub type DecodeFn<'de, T> = fn(&'de [u8]) -> Result<T, DecodeError>;
+
+/// Decodes `input`, stored under `metalayer`, with the candidate whose decoder reads it;
+/// `decoders[i]` is `candidates[i]`'s strict decoder. This is what the `decode` of a
+/// `#[metalayer(dispatch)]` enum does.
+///
+/// The decoders of the candidates whose probe the input fits whole are tried in order, and the
+/// first that reads the input wins. The layouts stored under one name part (checked when the
+/// enum is built), so at most one decoder reads any input, and the probes, which reach to where
+/// the layouts part, mostly leave one to try. When every decoder tried fails, the error is that
+/// of the one that read furthest. When the input fits no probe whole, the candidates it fits as
+/// far as it goes are tried the same way (it is short), and when it fits none, the error is
+/// [`select`]'s, or the decoder error of the candidate the bytes single out.
+///
+/// ```
+/// use metalayer_runtime::{Candidate, DecodeError, Decoder, DispatchError, Path, Probe, dispatch};
+///
+/// // Two versions of a layout: fixarray(2) holding a string, then 1 or 2.
+/// fn version(input: &[u8], v: u8, schema: &'static str) -> Result<u8, DecodeError> {
+///     let mut d = Decoder::new(input, schema);
+///     d.container(0x92)?;
+///     let _ = d.str::<1>(0xd9, "str8", Path::entry(&"name"))?;
+///     let at = d.position();
+///     let found = d.fixint(Path::entry(&"version"))?;
+///     d.constant(at, found.into(), v.into(), Path::entry(&"version"))?;
+///     d.end()?;
+///     Ok(v)
+/// }
+/// static STEPS_1: [Probe; 3] = [
+///     Probe::Byte { bytes: &[(0x92, 0x92)], entry: "" },
+///     Probe::Value { first: &[(0xd9, 0xd9)], entry: "name" },
+///     Probe::Byte { bytes: &[(1, 1)], entry: "version" },
+/// ];
+/// static STEPS_2: [Probe; 3] = [
+///     Probe::Byte { bytes: &[(0x92, 0x92)], entry: "" },
+///     Probe::Value { first: &[(0xd9, 0xd9)], entry: "name" },
+///     Probe::Byte { bytes: &[(2, 2)], entry: "version" },
+/// ];
+/// static CANDIDATES: [Candidate; 2] = [
+///     Candidate { schema: "v_1", metalayer: "v", prefix: &[(0x92, 0x92), (0xd9, 0xd9)], probe: &STEPS_1 },
+///     Candidate { schema: "v_2", metalayer: "v", prefix: &[(0x92, 0x92), (0xd9, 0xd9)], probe: &STEPS_2 },
+/// ];
+/// fn decode(input: &[u8]) -> Result<u8, DispatchError> {
+///     dispatch(&CANDIDATES, "v", input, &[|i| version(i, 1, "v_1"), |i| version(i, 2, "v_2")])
+/// }
+///
+/// assert_eq!(decode(&[0x92, 0xd9, 0x01, b'x', 0x02]), Ok(2));
+/// // Version 3: both refuse the byte after the string, at offset 4.
+/// assert_eq!(
+///     decode(&[0x92, 0xd9, 0x01, b'x', 0x03]).unwrap_err().to_string(),
+///     "no v layout fits: at byte 0x04 in version: v_1 expects 0x01, v_2 expects 0x02; found 0x03"
+/// );
+/// // A version 2 that is one byte longer: its probe fits, and its decoder says what is wrong.
+/// assert_eq!(
+///     decode(&[0x92, 0xd9, 0x01, b'x', 0x02, 0x00]).unwrap_err().to_string(),
+///     "v_2: at byte 0x05 after the last entry: expected end of input, found 1 trailing byte"
+/// );
+/// ```
+pub fn dispatch<'de, T>(
+    candidates: &'static [Candidate],
+    metalayer: &str,
+    input: &'de [u8],
+    decoders: &[DecodeFn<'de, T>],
+) -> Result<T, DispatchError> {
+    for wanted in [Fit::Whole, Fit::Short] {
+        let mut failed: Option<DecodeError> = None;
+        for (i, c) in named(candidates, metalayer) {
+            let Some(decode) = decoders.get(i).filter(|_| c.fit(input) == wanted) else {
+                continue;
+            };
+            match decode(input) {
+                Ok(value) => return Ok(value),
+                Err(e) if failed.is_none_or(|f| e.offset() > f.offset()) => failed = Some(e),
+                Err(_) => {}
+            }
+        }
+        if let Some(e) = failed {
+            return Err(DispatchError::Decode(e));
+        }
+    }
+    let i = singled_out(candidates, metalayer, input)?;
+    match decoders.get(i) {
+        Some(decode) => decode(input).map_err(DispatchError::Decode),
+        None => Err(DispatchError::UnknownName {
+            name: MetalayerName::new(metalayer),
+            candidates,
+        }),
+    }
 }
 
 /// Compares two strings in a `const` context (for compile-time checks in generated code).
@@ -306,4 +690,110 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
         i += 1;
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Skip, value_end};
+
+    /// The length of the value at the start of `bytes`, or how it cannot be passed over.
+    fn end(bytes: &[u8]) -> Result<usize, &'static str> {
+        value_end(bytes, 0).map_err(|e| match e {
+            Skip::Short => "short",
+            Skip::Unreadable => "unreadable",
+        })
+    }
+
+    // The encodings below are written from the msgpack specification, one per format.
+
+    #[test]
+    fn scalars_take_their_header_and_payload() {
+        let cases: &[(&[u8], usize)] = &[
+            (&[0x05], 1),                                                        // positive fixint
+            (&[0xff], 1),                                                        // negative fixint -1
+            (&[0xc0], 1),                                                        // nil
+            (&[0xc2], 1),                                                        // false
+            (&[0xc3], 1),                                                        // true
+            (&[0xcc, 0xff], 2),                                                  // uint8
+            (&[0xcd, 0x01, 0x00], 3),                                            // uint16
+            (&[0xce, 0, 1, 0, 0], 5),                                            // uint32
+            (&[0xcf, 0, 0, 0, 1, 0, 0, 0, 0], 9),                                // uint64
+            (&[0xd0, 0x80], 2),                                                  // int8
+            (&[0xd1, 0xff, 0x00], 3),                                            // int16
+            (&[0xd2, 0xff, 0xff, 0, 0], 5),                                      // int32
+            (&[0xd3, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0], 9),                    // int64
+            (&[0xca, 0x3f, 0x80, 0, 0], 5),                                      // float32 1.0
+            (&[0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0], 9),                          // float64 1.0
+            (&[0xa2, b'h', b'i'], 3),                                            // fixstr "hi"
+            (&[0xd9, 0x02, b'h', b'i'], 4),                                      // str8
+            (&[0xda, 0x00, 0x02, b'h', b'i'], 5),                                // str16
+            (&[0xdb, 0, 0, 0, 0x02, b'h', b'i'], 7),                             // str32
+            (&[0xc4, 0x02, 1, 2], 4),                                            // bin8
+            (&[0xc5, 0x00, 0x01, 1], 4),                                         // bin16
+            (&[0xc6, 0, 0, 0, 0x01, 1], 6),                                      // bin32
+            (&[0xd4, 0x05, 1], 3),                                               // fixext1: type, 1 byte
+            (&[0xd5, 0x05, 1, 2], 4),                                            // fixext2
+            (&[0xd6, 0x05, 1, 2, 3, 4], 6),                                      // fixext4
+            (&[0xd7, 0x05, 0, 0, 0, 0, 0, 0, 0, 0], 10),                         // fixext8
+            (&[0xd8, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 18), // fixext16
+            (&[0xc7, 0x01, 0x05, 1], 4),                                         // ext8: length, type, data
+            (&[0xc8, 0x00, 0x01, 0x05, 1], 5),                                   // ext16
+            (&[0xc9, 0, 0, 0, 0x01, 0x05, 1], 7),                                // ext32
+        ];
+        for &(bytes, len) in cases {
+            assert_eq!(end(bytes), Ok(len), "{bytes:02x?}");
+            // What follows the value is not part of it.
+            assert_eq!(
+                end(&[bytes, &[0xc0, 0xc0]].concat()),
+                Ok(len),
+                "{bytes:02x?} then nil nil"
+            );
+        }
+    }
+
+    #[test]
+    fn containers_take_what_they_hold() {
+        let cases: &[(&[u8], usize)] = &[
+            (&[0x90], 1),                               // []
+            (&[0x92, 0x01, 0x02], 3),                   // [1, 2]
+            (&[0x80], 1),                               // {}
+            (&[0x81, 0xa1, b'a', 0x01], 4),             // {"a": 1}
+            (&[0xdc, 0x00, 0x02, 0x01, 0x02], 5),       // array16 [1, 2]
+            (&[0xdd, 0, 0, 0, 0x01, 0xc0], 6),          // array32 [nil]
+            (&[0xde, 0x00, 0x01, 0xa1, b'a', 0x01], 6), // map16 {"a": 1}
+            (&[0xdf, 0, 0, 0, 0x01, 0x01, 0x02], 7),    // map32 {1: 2}
+            // [[1], [2, {"a": nil}], "x"]
+            (&[0x93, 0x91, 0x01, 0x92, 0x02, 0x81, 0xa1, b'a', 0xc0, 0xa1, b'x'], 11),
+        ];
+        for &(bytes, len) in cases {
+            assert_eq!(end(bytes), Ok(len), "{bytes:02x?}");
+            assert_eq!(end(&[bytes, &[0x07]].concat()), Ok(len), "{bytes:02x?} then 7");
+        }
+    }
+
+    #[test]
+    fn a_value_the_input_cuts_is_short() {
+        let cases: &[&[u8]] = &[
+            &[],
+            &[0xa2, b'h'],                   // fixstr of 2 with 1 byte
+            &[0xd9],                         // str8 without its length
+            &[0xcb, 0, 0],                   // float64 of 2 bytes
+            &[0x92, 0x01],                   // [1, ...]
+            &[0xdc, 0x00],                   // array16 without its whole count
+            &[0xdd, 0xff, 0xff, 0xff, 0xff], // 4294967295 elements in no bytes
+            &[0xdf, 0xff, 0xff, 0xff, 0xff, 0x01],
+            &[0xc6, 0xff, 0xff, 0xff, 0xff, 0x00],
+        ];
+        for &bytes in cases {
+            assert_eq!(end(bytes), Err("short"), "{bytes:02x?}");
+        }
+    }
+
+    #[test]
+    fn a_byte_that_starts_no_value_is_unreadable() {
+        assert_eq!(end(&[0xc1]), Err("unreadable"));
+        assert_eq!(end(&[0x92, 0x01, 0xc1]), Err("unreadable"));
+        // From an offset.
+        assert_eq!(value_end(&[0xc1, 0xa1, b'a'], 1).ok(), Some(3));
+    }
 }

@@ -36,7 +36,7 @@ pub mod wire;
 mod write;
 
 pub use decode::Decoder;
-pub use dispatch::{Candidate, DispatchError, MetalayerName, select, str_eq};
+pub use dispatch::{Candidate, DecodeFn, DispatchError, Fit, MetalayerName, Probe, dispatch, select, str_eq};
 pub use encode::{
     Encoder, check_count, check_len, check_named, check_optional, check_range, check_same_len, check_str_len,
 };
@@ -137,16 +137,67 @@ pub trait Metalayer {
     /// ```
     #[cfg(feature = "alloc")]
     fn encode(&self) -> Result<alloc::vec::Vec<u8>, EncodeError> {
-        let len = self.encoded_len();
-        // `with_capacity` and `resize` rather than `vec![0; len]`: malloc and a short memset are
-        // cheaper than calloc for buffers this small.
-        #[allow(clippy::slow_vector_initialization, reason = "calloc measured slower here")]
-        let mut out = alloc::vec::Vec::with_capacity(len);
-        out.resize(len, 0u8);
-        let written = self.encode_into(&mut out)?;
-        out.truncate(written);
-        Ok(out)
+        encode_to_vec(self.encoded_len(), |buf| self.encode_into(buf))
     }
+}
+
+/// Encodes with `write` into a new `Vec` of `len` bytes, which `write` fills from the front,
+/// returning the number of bytes written; the `Vec` keeps those. [`Metalayer::encode`] and the
+/// `encode` of a `#[metalayer(dispatch)]` enum are this over their `encoded_len` and
+/// `encode_into`.
+///
+/// ```
+/// let bytes = metalayer_runtime::encode_to_vec(3, |buf| {
+///     buf[..2].copy_from_slice(&[0x91, 0x05]);
+///     Ok(2)
+/// })?;
+/// assert_eq!(bytes, [0x91, 0x05]);
+/// # Ok::<(), metalayer_runtime::EncodeError>(())
+/// ```
+#[cfg(feature = "alloc")]
+pub fn encode_to_vec(
+    len: usize,
+    write: impl FnOnce(&mut [u8]) -> Result<usize, EncodeError>,
+) -> Result<alloc::vec::Vec<u8>, EncodeError> {
+    // `with_capacity` and `resize` rather than `vec![0; len]`: malloc and a short memset are
+    // cheaper than calloc for buffers this small.
+    #[allow(clippy::slow_vector_initialization, reason = "calloc measured slower here")]
+    let mut out = alloc::vec::Vec::with_capacity(len);
+    out.resize(len, 0u8);
+    let written = write(&mut out)?;
+    out.truncate(written);
+    Ok(out)
+}
+
+/// What the `encode` of a dispatch enum returns a `Vec` of. Not a public API.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub mod __alloc {
+    pub use alloc::vec::Vec;
+}
+
+/// The `encode` method of a `#[metalayer(dispatch)]` enum, written inside its `impl`. It returns
+/// a `Vec`, so it exists where this crate's `alloc` feature is on, as [`Metalayer::encode`]
+/// does; without it this writes nothing. Not a public API.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch_encode {
+    () => {
+        /// Encodes the held value, in the layout of the variant that holds it, into a new `Vec`
+        /// of exactly [`encoded_len`](Self::encoded_len) bytes.
+        pub fn encode(&self) -> ::core::result::Result<$crate::__alloc::Vec<u8>, $crate::EncodeError> {
+            $crate::encode_to_vec(self.encoded_len(), |buf| self.encode_into(buf))
+        }
+    };
+}
+
+/// Without the `alloc` feature a dispatch enum has no `encode`: see the definition above.
+#[cfg(not(feature = "alloc"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch_encode {
+    () => {};
 }
 
 /// A value decoded strictly from a metalayer's bytes; `'de` is the input's lifetime, which

@@ -6,7 +6,7 @@ use crate::std_prelude::*;
 
 use std::sync::OnceLock;
 
-use metalayer_layout::{BUILTINS, Builtin, Layout, PYTHON_BLOSC2};
+use metalayer_layout::{BUILTINS, Builtin, Layout, PYTHON_BLOSC2, Probe};
 use metalayer_runtime::Candidate;
 
 use crate::value::{Typed, intern};
@@ -25,14 +25,51 @@ struct Builtins {
     candidates: Vec<Candidate>,
 }
 
-/// A layout's dispatch candidate under the metalayer name `metalayer`.
-fn candidate(layout: &Layout, metalayer: &str) -> Candidate {
+/// A layout's dispatch candidate under the metalayer name `metalayer`, with its probe among the
+/// layouts stored under that name (`metalayer_layout::probes`).
+fn candidate(layout: &Layout, metalayer: &str, probe: Vec<Probe>) -> Candidate {
+    let ranges = |set: Vec<(u8, u8)>| -> &'static [(u8, u8)] { Box::leak(set.into_boxed_slice()) };
+    let probe: Vec<metalayer_runtime::Probe> = probe
+        .into_iter()
+        .map(|p| match p {
+            Probe::Byte { bytes, entry } => metalayer_runtime::Probe::Byte {
+                bytes: ranges(bytes),
+                entry: intern::text(&entry),
+            },
+            Probe::Value { first, entry } => metalayer_runtime::Probe::Value {
+                first: ranges(first),
+                entry: intern::text(&entry),
+            },
+            Probe::End => metalayer_runtime::Probe::End,
+        })
+        .collect();
+    // Once per layout and name, for the life of the process.
     Candidate {
         schema: intern::text(&layout.schema),
         metalayer: intern::text(metalayer),
-        // Once per layout and name, for the life of the process.
-        prefix: Box::leak(layout.fixed_prefix().into_boxed_slice()),
+        prefix: ranges(layout.fixed_prefix()),
+        probe: Box::leak(probe.into_boxed_slice()),
     }
+}
+
+/// The candidates of `layouts`, each stored under the name beside it, in that order.
+fn candidates_of(layouts: &[(&Layout, &str)]) -> Vec<Candidate> {
+    let mut probes: Vec<Option<Vec<Probe>>> = vec![None; layouts.len()];
+    for (i, (_, name)) in layouts.iter().enumerate() {
+        if probes[i].is_some() {
+            continue;
+        }
+        let members: Vec<usize> = (i..layouts.len()).filter(|&j| layouts[j].1 == *name).collect();
+        let group: Vec<&Layout> = members.iter().map(|&j| layouts[j].0).collect();
+        for (&j, probe) in members.iter().zip(metalayer_layout::probes(&group)) {
+            probes[j] = Some(probe);
+        }
+    }
+    layouts
+        .iter()
+        .zip(probes)
+        .map(|((layout, name), probe)| candidate(layout, name, probe.unwrap_or_default()))
+        .collect()
 }
 
 fn builtins() -> &'static Builtins {
@@ -44,12 +81,13 @@ fn builtins() -> &'static Builtins {
             .rev()
             .filter_map(|b| metalayer_layout::builtin_layout(b.name))
             .collect();
-        let mut candidates: Vec<Candidate> = layouts.iter().map(|l| candidate(l, &l.metalayer)).collect();
+        let mut stored: Vec<(&Layout, &str)> = layouts.iter().map(|l| (l, l.metalayer.as_str())).collect();
         for (schema, name) in ALSO_STORED_UNDER {
             if let Some(layout) = layouts.iter().find(|l| l.schema == *schema) {
-                candidates.push(candidate(layout, name));
+                stored.push((layout, name));
             }
         }
+        let candidates = candidates_of(&stored);
         Builtins { layouts, candidates }
     })
 }
@@ -250,7 +288,8 @@ fn groups(layouts: &[(&'static Layout, Option<String>)]) -> Result<Vec<Group>, S
                 }
             }
         }
-        let candidates: Vec<Candidate> = group.layouts.iter().map(|l| candidate(l, &group.name)).collect();
+        let stored: Vec<(&Layout, &str)> = group.layouts.iter().map(|l| (*l, group.name.as_str())).collect();
+        let candidates = candidates_of(&stored);
         // Once per registry; a process makes one.
         group.candidates = Box::leak(candidates.into_boxed_slice());
     }
@@ -280,10 +319,14 @@ fn select_in<'b>(groups: &[Group], name: &str, bytes: &'b [u8]) -> Selected<'b> 
     }
     match failure {
         Some((_, error)) => Selected::Failed(error),
-        // No prefix fits: the dispatch error names what each layout expects where.
+        // No probe fits: the dispatch error names what each layout expects where, unless the
+        // bytes single one layout out, whose error then says what is wrong.
         None => match metalayer_runtime::select(group.candidates, name, bytes) {
             Err(e) => Selected::Failed(super::chain(&e)),
-            Ok(_) => unreachable!("no candidate's prefix fits"),
+            Ok(i) => match Typed::new(group.layouts[i], bytes) {
+                Ok(value) => Selected::Decoded(value),
+                Err(e) => Selected::Failed(e.to_string()),
+            },
         },
     }
 }
