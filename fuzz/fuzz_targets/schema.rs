@@ -112,6 +112,10 @@ fuzz_target!(|data: &[u8]| {
             }
             let _ = render::length_formula(&layout).to_string();
             let _ = layout.fixed_prefix();
+            // The analysis that tells layouts apart ends on every checked layout, and no layout
+            // can be told apart from itself.
+            assert!(layout.parting(&layout).is_err(), "a layout parts from itself");
+            let _ = metalayer_layout::probes(&[&layout, &layout]);
             let dir = crate_dir();
             std::fs::write(dir.join("schemas/fuzzed.toml"), text).expect("schema written");
             for (args, item) in matching_items(&layout) {

@@ -356,3 +356,15 @@ fn a_canonical_integer_starts_with_the_markers_of_its_smallest_encodings() {
         [(0x91, 0x91), (0xcd, 0xcd), (0x01, 0x01), (0x2c, 0x2c)]
     );
 }
+
+#[test]
+fn no_built_in_parts_from_itself() {
+    for b in BUILTINS.iter().chain(PYTHON_BLOSC2).chain(metalayer_layout::FRAME) {
+        let l = layout(b.name);
+        assert!(l.parting(&l).is_err(), "{} parts from itself", b.name);
+        // Two copies are walked to the end of what can be followed, and stand alike.
+        let steps = probes(&[&l, &l]);
+        assert_eq!(steps[0], steps[1], "{}", b.name);
+        assert!(steps[0].len() >= l.fixed_prefix().len(), "{}", b.name);
+    }
+}
