@@ -99,9 +99,11 @@ use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
+use std::vec;
 use std::vec::Vec;
 
-use metalayer_runtime::wire::Wire;
+use metalayer_runtime::Decoder;
+use metalayer_runtime::wire::{Family, Wire};
 
 use crate::{Decode, DecodeError, DecodeErrorKind, Ext, metalayer};
 
@@ -1817,9 +1819,15 @@ fn read_frame_with<R: Read + Seek>(
     io_error: &dyn Fn(io::Error) -> FrameError,
     sparse_dir: Option<&Path>,
 ) -> Result<Frame, FrameError> {
-    read_frame_bytes_with(reader, io_error, sparse_dir)?
-        .frame()
-        .map(|frame| frame.to_owned())
+    let bytes = read_frame_bytes_with(reader, io_error, sparse_dir)?;
+    let mut frame = bytes.frame()?.to_owned();
+    if bytes.contents_from.is_some() {
+        // The contents were left in the input: read them for the owned frame.
+        for m in &mut frame.vlmetalayers {
+            m.content = read_at(reader, m.offset, wide(m.content.len()), io_error)?;
+        }
+    }
+    Ok(frame)
 }
 
 /// Reads and checks a frame's header and trailer from `reader`, keeping their bytes.
@@ -1837,14 +1845,98 @@ fn read_frame_bytes_with<R: Read + Seek>(
     let tail_at = tail_at(header_len, frame_len, file_len)?;
     let tail = read_at(reader, tail_at, wide(TRAILER_TAIL_LEN), io_error)?;
     let (trailer_offset, trailer_len) = trailer_place(&tail, tail_at, header_len, frame_len)?;
-    let trailer = read_at(reader, trailer_offset, u64::from(trailer_len), io_error)?;
+    let (trailer, whole) = read_trailer(reader, trailer_offset, trailer_len, io_error)?;
     decode_trailer(&trailer, trailer_offset, frame_len)?;
     Ok(FrameBytes {
         header,
         trailer,
         trailer_offset,
         frame_len,
+        contents_from: (!whole).then(PathBuf::new),
     })
+}
+
+/// Trailers up to this long are read whole; a longer one (its vlmetalayers' chunks are large)
+/// is read as its index and the framing of its contents, whose bytes are read when they are
+/// wanted ([`FrameBytes::content`]).
+const TRAILER_READ_WHOLE: u32 = 16 << 20;
+
+/// Reads a trailer: whole, or, when it is longer than [`TRAILER_READ_WHOLE`], into a buffer of
+/// zeros (pages the system gives only once they are written) that gets the trailer's bytes
+/// except its contents' own: the index, each content's `0xc6` and length, the tail. The
+/// generated decoder then checks the trailer as it would the whole one. `true` when it was read
+/// whole; a trailer whose framing does not read as expected is read whole, for the decoder to
+/// report.
+fn read_trailer<R: Read + Seek>(
+    reader: &mut R,
+    at: u64,
+    len: u32,
+    io_error: &dyn Fn(io::Error) -> FrameError,
+) -> Result<(Vec<u8>, bool), FrameError> {
+    if len <= TRAILER_READ_WHOLE {
+        return Ok((read_at(reader, at, u64::from(len), io_error)?, true));
+    }
+    let len = usize::try_from(len).unwrap_or(usize::MAX);
+    let mut trailer = vec![0u8; len];
+    let mut fill = |t: &mut [u8], from: usize, to: usize| -> Result<(), FrameError> {
+        let to = to.min(t.len());
+        if let Some(part) = t.get_mut(from..to) {
+            reader
+                .seek(SeekFrom::Start(at.saturating_add(wide(from))))
+                .map_err(io_error)?;
+            reader.read_exact(part).map_err(io_error)?;
+        }
+        Ok(())
+    };
+    // The index: the section's map of at most a few hundred bytes, within the first 64 KiB.
+    fill(&mut trailer, 0, 64 << 10)?;
+    if contents_framing(&mut trailer, &mut fill)? {
+        fill(&mut trailer, len.saturating_sub(TRAILER_TAIL_LEN), len)?;
+        return Ok((trailer, false));
+    }
+    drop(trailer);
+    Ok((read_at(reader, at, wide(len), io_error)?, true))
+}
+
+/// Walks a trailer's section as the schema lays it out (the map of names to offsets, then the
+/// array16 of bin32 contents), reading each content's 5-byte header and the 32 bytes after it
+/// into `t` with `fill`;
+/// `false` when the bytes are not laid out so.
+fn contents_framing(
+    t: &mut [u8],
+    fill: &mut impl FnMut(&mut [u8], usize, usize) -> Result<(), FrameError>,
+) -> Result<bool, FrameError> {
+    let map_at = TRAILER_SECTION_AT + SECTION_MAP_AT;
+    let (Some(MAP16_MARKER), Some(count)) = (byte_at(t, map_at), be_u16(t, map_at + 1)) else {
+        return Ok(false);
+    };
+    let mut pos = TRAILER_SECTION_AT + SECTION_PAIRS_AT;
+    for _ in 0..count {
+        let mut d = Decoder::new(t.get(pos..).unwrap_or_default(), "frame_trailer_v1");
+        let Ok(name_len) = d.any_header(Family::Str, false, metalayer_runtime::Path::CONTAINER) else {
+            return Ok(false);
+        };
+        // The name, then the offset: 0xd2 and an int32.
+        pos = pos
+            .saturating_add(d.position())
+            .saturating_add(name_len)
+            .saturating_add(5);
+    }
+    let (Some(0xdc), Some(contents)) = (byte_at(t, pos), be_u16(t, pos.saturating_add(1))) else {
+        return Ok(false);
+    };
+    pos = pos.saturating_add(3);
+    for _ in 0..contents {
+        // The bin32 header, and the Blosc2 chunk's header after it (what sizes are shown from).
+        fill(t, pos, pos.saturating_add(5 + 32))?;
+        let (Some(BIN32_MARKER), Some(content_len)) = (byte_at(t, pos), be_u32(t, pos.saturating_add(1))) else {
+            return Ok(false);
+        };
+        pos = pos
+            .saturating_add(5)
+            .saturating_add(usize::try_from(content_len).unwrap_or(usize::MAX));
+    }
+    Ok(pos.saturating_add(TRAILER_TAIL_LEN) == t.len())
 }
 
 /// A frame's header and trailer, read and checked, kept as their bytes: [`frame`](Self::frame)
@@ -1864,6 +1956,8 @@ pub struct FrameBytes {
     trailer: Vec<u8>,
     trailer_offset: u64,
     frame_len: u64,
+    /// When the trailer's contents were not read (a long trailer): the file to read them from.
+    contents_from: Option<PathBuf>,
 }
 
 impl FrameBytes {
@@ -1876,6 +1970,29 @@ impl FrameBytes {
             (&h, self.header.len(), metalayers),
             (&t, self.trailer_offset, vlmetalayers),
         ))
+    }
+
+    /// A vlmetalayer's content: borrowed from the trailer, or, when the trailer was long and its
+    /// contents were left in the file, read from the file now.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd");
+    /// let bytes = metalayer::frame::read_frame_bytes(path)?;
+    /// let frame = bytes.frame()?;
+    /// let first = &frame.vlmetalayers[0];
+    /// assert_eq!(&*bytes.content(first)?, first.content);
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn content<'a>(&self, m: &MetalayerRef<'a>) -> Result<std::borrow::Cow<'a, [u8]>, FrameError> {
+        let Some(path) = &self.contents_from else {
+            return Ok(std::borrow::Cow::Borrowed(m.content));
+        };
+        let io_error = |source| FrameError::Io {
+            path: path.clone(),
+            source,
+        };
+        let mut file = File::open(path).map_err(io_error)?;
+        read_at(&mut file, m.offset, wide(m.content.len()), &io_error).map(std::borrow::Cow::Owned)
     }
 
     /// The header's and the trailer's bytes held: what reading the frame cost in memory.
@@ -1907,6 +2024,7 @@ impl FrameBytes {
             trailer: span(frame, trailer_offset, frame_len.saturating_sub(trailer_offset)).to_vec(),
             trailer_offset,
             frame_len,
+            contents_from: None,
         })
     }
 }
@@ -2032,9 +2150,14 @@ pub fn read_frame(path: impl AsRef<Path>) -> Result<Frame, FrameError> {
 /// [`read_frame`], keeping the header's and the trailer's bytes instead of copying each
 /// metalayer and vlmetalayer out of them: a frame whose vlmetalayers are large is held once.
 pub fn read_frame_bytes(path: impl AsRef<Path>) -> Result<FrameBytes, FrameError> {
-    with_file(path.as_ref(), |file, io_error, sparse_dir| {
+    let (file_path, _) = frame_file(path.as_ref())?;
+    let mut bytes = with_file(path.as_ref(), |file, io_error, sparse_dir| {
         read_frame_bytes_with(file, io_error, sparse_dir)
-    })
+    })?;
+    if bytes.contents_from.is_some() {
+        bytes.contents_from = Some(file_path);
+    }
+    Ok(bytes)
 }
 
 /// [`read_frame`] on any reader that holds a frame from its first byte: the input's length is

@@ -265,3 +265,30 @@ fn text_holds_no_control_byte_from_the_file() {
     assert_eq!(report["vlmetalayers"][0]["name"], name);
     assert_eq!(report["vlmetalayers"][0]["msgpack"]["k\x1b\r\n"], text_value);
 }
+
+#[test]
+fn a_long_trailer_is_read_one_content_at_a_time() {
+    let dir = scratch("hostile_long_trailer");
+    // Three vlmetalayers of 12 MiB each, stored: a trailer of 36 MiB, past the 16 MiB read
+    // whole. Each holds a bin32 of its own byte, so that a content read from the wrong place
+    // shows.
+    let big = |fill: u8| {
+        let n = 12 << 20;
+        let mut value = vec![0xc6];
+        value.extend_from_slice(&(n as u32).to_be_bytes());
+        value.resize(5 + n, fill);
+        chunk(&value)
+    };
+    let bytes = frame(&[("a", big(0xa1)), ("b", big(0xb2)), ("c", big(0xc3))]);
+    let path = write(&dir, "long.b2nd", &bytes);
+    let out = run(&["inspect", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for (name, fill) in [("a", "a1"), ("b", "b2"), ("c", "c3")] {
+        let line = format!(
+            "\n  vlmeta {name}  12582917 bytes (12582949 stored)  msgpack\n             value:  bin({}",
+            fill.repeat(8)
+        );
+        assert!(text.contains(&line), "{name}: {text}");
+    }
+}

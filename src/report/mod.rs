@@ -39,6 +39,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use crate::frame::{self, Frame, FrameMetalayer, FrameRef, Header, MetalayerRef, Trailer};
 use crate::value::json::Hex;
 use crate::value::{Budget, Clip, DEPTH_LIMIT, Held, Msgpack, Style, Typed, shown_name, write_text};
+use crate::vlmeta;
 
 /// The longest text a line of the text report shows of a value or its hex; JSON shows all.
 pub const TEXT_MAX_CHARS: usize = 1000;
@@ -245,6 +246,14 @@ impl<'c, 'd> FrameReport<'c, 'd> {
         FrameReport { cx, data, depth }
     }
 
+    /// The frame's bytes as read, when the report's contents may have to be read from its file.
+    fn source(&self) -> Option<&frame::FrameBytes> {
+        match &self.data {
+            Data::Read(Reading::Bytes(bytes)) => Some(bytes),
+            _ => None,
+        }
+    }
+
     /// What the report shows of its frame, borrowed from it.
     fn parts(&self) -> Parts<'_> {
         let of = |frame: &FrameRef<'_>| (frame.header, frame.trailer);
@@ -377,6 +386,7 @@ impl<'c, 'd> FrameReport<'c, 'd> {
             let item = Item {
                 cx: self.cx,
                 m: *m,
+                source: self.source(),
                 vl,
                 depth: self.depth,
             };
@@ -459,6 +469,7 @@ impl Serialize for Items<'_, '_, '_, '_> {
             let item = Item {
                 cx: self.report.cx,
                 m,
+                source: self.report.source(),
                 vl: self.vl,
                 depth: self.report.depth,
             };
@@ -472,6 +483,8 @@ impl Serialize for Items<'_, '_, '_, '_> {
 struct Item<'m, 'x> {
     cx: &'x Context<'x>,
     m: MetalayerRef<'m>,
+    /// Where a vlmetalayer's content is read from when the frame's trailer was read without it.
+    source: Option<&'m frame::FrameBytes>,
     vl: bool,
     depth: usize,
 }
@@ -514,23 +527,39 @@ impl<'m, 'x> Item<'m, 'x> {
     }
 
     /// The item's bytes: a metalayer's content, or a vlmetalayer's chunk decompressed.
-    fn bytes(&self) -> Result<Bytes<'m, 'x>, String> {
+    fn bytes<'b>(&self, chunk: &'b [u8]) -> Result<Bytes<'b, 'x>, String> {
         let read = if self.vl {
-            self.cx.budget.decompress(self.m.content).map(Bytes::Held)
+            self.cx.budget.decompress(chunk).map(Bytes::Held)
         } else {
-            self.cx
-                .budget
-                .read(self.m.content.len())
-                .map(|()| Bytes::Stored(self.m.content))
+            self.cx.budget.read(chunk.len()).map(|()| Bytes::Stored(chunk))
         };
-        match read {
-            Ok(bytes) => Ok(bytes),
-            Err(e) => {
-                let text = chain(&e);
-                self.cx.error(&text);
-                Err(text)
-            }
+        read.map_err(|e| {
+            let text = chain(&e);
+            self.cx.error(&text);
+            text
+        })
+    }
+
+    /// The item's content as stored: borrowed, or read from its file when the frame's long
+    /// trailer was read without its contents.
+    fn stored(&self) -> Result<Stored<'m, 'x>, String> {
+        let Some(source) = self.source.filter(|_| self.vl) else {
+            return Ok(Stored::Borrowed(self.m.content));
+        };
+        let len = self.m.content.len();
+        if len > vlmeta::DEFAULT_LIMIT.saturating_add(1 << 20) {
+            let text = format!(
+                "not read: a chunk of {len} bytes is larger than any chunk of at most {} bytes is stored in",
+                vlmeta::DEFAULT_LIMIT
+            );
+            self.cx.error(&text);
+            return Err(text);
         }
+        let read = self.cx.budget.room(len).map_err(|e| chain(&e)).and_then(|()| {
+            let bytes = source.content(&self.m).map_err(|e| chain(&e))?;
+            self.cx.budget.hold(bytes.into_owned()).map_err(|e| chain(&e))
+        });
+        read.map(Stored::Read).inspect_err(|text| self.cx.error(text))
     }
 
     /// Decodes the bytes with the layout of the item's name, or as msgpack.
@@ -563,12 +592,17 @@ impl<'m, 'x> Item<'m, 'x> {
     /// indented by `indent`.
     fn text<W: Write>(&self, out: &mut W, head: &str, indent: usize) -> io::Result<()> {
         self.cx.at(self.place(), || {
-            let bytes = match self.bytes() {
+            let bad_chunk = |out: &mut W, error: &str| {
+                writeln!(out, "{head}  bad chunk")?;
+                write_lines(out, indent, &[("error".to_owned(), escaped(error))])
+            };
+            let chunk = match self.stored() {
+                Ok(chunk) => chunk,
+                Err(error) => return bad_chunk(out, &error),
+            };
+            let bytes = match self.bytes(&chunk) {
                 Ok(bytes) => bytes,
-                Err(error) => {
-                    writeln!(out, "{head}  bad chunk")?;
-                    return write_lines(out, indent, &[("error".to_owned(), escaped(&error))]);
-                }
+                Err(error) => return bad_chunk(out, &error),
             };
             let content = self.content(&bytes);
             let kind = match &content {
@@ -634,6 +668,24 @@ impl<'m, 'x> Item<'m, 'x> {
                 report.text(out, &format!("{pad}{}", nested_place(at)), false, pad.len())
             }),
             Err(error) => writeln!(out, "{pad}{}: error: {}", nested_place(at), escaped(&error)),
+        }
+    }
+}
+
+/// An item's content as stored: borrowed from the frame, or read from its file and held
+/// within the budget.
+enum Stored<'m, 'x> {
+    Borrowed(&'m [u8]),
+    Read(Held<'x, 'static>),
+}
+
+impl std::ops::Deref for Stored<'_, '_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Stored::Borrowed(bytes) => bytes,
+            Stored::Read(held) => held,
         }
     }
 }
@@ -707,7 +759,14 @@ impl Serialize for Item<'_, '_> {
             if self.vl {
                 map.serialize_entry("chunk_len", &self.m.content.len())?;
             }
-            let bytes = match self.bytes() {
+            let chunk = match self.stored() {
+                Ok(chunk) => chunk,
+                Err(error) => {
+                    map.serialize_entry("error", &error)?;
+                    return map.end();
+                }
+            };
+            let bytes = match self.bytes(&chunk) {
                 Ok(bytes) => bytes,
                 Err(error) => {
                     map.serialize_entry("error", &error)?;

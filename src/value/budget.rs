@@ -150,6 +150,43 @@ impl Budget {
         }
     }
 
+    /// Holds `bytes` (read from a file, say) within the decompressed bytes one input may hold
+    /// at once, until the [`Held`] is dropped; an error, and nothing held, when they do not fit.
+    /// Check with [`room`](Self::room) before reading them.
+    ///
+    /// ```
+    /// use metalayer::value::Budget;
+    ///
+    /// let budget = Budget::with_limits(0, 10, 0);
+    /// assert!(budget.room(11).is_err());
+    /// let held = budget.hold(vec![7; 6])?;
+    /// assert!(budget.room(5).is_err());
+    /// drop(held);
+    /// assert!(budget.room(10).is_ok());
+    /// # Ok::<(), metalayer::value::DecompressError>(())
+    /// ```
+    pub fn hold(&self, bytes: Vec<u8>) -> Result<Held<'_, 'static>, DecompressError> {
+        self.room(bytes.len())?;
+        self.live.set(self.live.get() + bytes.len());
+        Ok(Held {
+            budget: self,
+            bytes: Cow::Owned(bytes),
+        })
+    }
+
+    /// Whether `len` more bytes may be held at once.
+    pub fn room(&self, len: usize) -> Result<(), DecompressError> {
+        let live_left = self.limits[1].saturating_sub(self.live.get());
+        if len > live_left {
+            return Err(DecompressError::Budget {
+                limit: Limit::Live,
+                value: self.limits[1],
+                nbytes: len,
+            });
+        }
+        Ok(())
+    }
+
     /// Decompresses a Blosc2 chunk (a vlmetalayer's) within this budget: its `nbytes` are held
     /// until the [`Held`] is dropped, and its work is spent for good. A memcpyed chunk is
     /// borrowed, not copied.
