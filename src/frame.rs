@@ -1995,6 +1995,18 @@ impl FrameBytes {
         read_at(&mut file, m.offset, wide(m.content.len()), &io_error).map(std::borrow::Cow::Owned)
     }
 
+    /// Whether the vlmetalayers' contents were left in the file (a long trailer), to be read by
+    /// [`content`](Self::content).
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd");
+    /// assert!(!metalayer::frame::read_frame_bytes(path)?.contents_in_file());
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn contents_in_file(&self) -> bool {
+        self.contents_from.is_some()
+    }
+
     /// The header's and the trailer's bytes held: what reading the frame cost in memory.
     pub fn len(&self) -> usize {
         self.header.len().saturating_add(self.trailer.len())

@@ -543,7 +543,7 @@ impl<'m, 'x> Item<'m, 'x> {
     /// The item's content as stored: borrowed, or read from its file when the frame's long
     /// trailer was read without its contents.
     fn stored(&self) -> Result<Stored<'m, 'x>, String> {
-        let Some(source) = self.source.filter(|_| self.vl) else {
+        let Some(source) = self.source.filter(|s| self.vl && s.contents_in_file()) else {
             return Ok(Stored::Borrowed(self.m.content));
         };
         let len = self.m.content.len();
