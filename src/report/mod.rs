@@ -42,9 +42,17 @@ use crate::value::{Budget, Clip, DEPTH_LIMIT, Held, Msgpack, Style, Typed, shown
 use crate::vlmeta;
 
 /// The longest text a line of the text report shows of a value or its hex; JSON shows all.
+///
+/// ```
+/// assert_eq!(metalayer::report::TEXT_MAX_CHARS, 1000);
+/// ```
 pub const TEXT_MAX_CHARS: usize = 1000;
 
 /// The most errors a context keeps with their places; one more line counts the rest.
+///
+/// ```
+/// assert_eq!(metalayer::report::MAX_ERRORS, 100);
+/// ```
 pub const MAX_ERRORS: usize = 100;
 
 /// An error's message followed by those of its sources, each after `: `.
@@ -61,6 +69,16 @@ pub(crate) fn chain(error: &dyn std::error::Error) -> String {
 
 /// What reporting one input shares, nested frames included: the layouts, the [`Budget`], and
 /// the errors met, each with where it is.
+///
+/// ```
+/// use metalayer::report::{Context, Registry};
+/// use metalayer::value::VALUE_LIMIT;
+///
+/// let registry = Registry::builtin();
+/// let cx = Context::new(&registry);
+/// assert_eq!(cx.budget().values_left(), VALUE_LIMIT);
+/// assert!(cx.take_errors().is_empty());
+/// ```
 #[derive(Debug)]
 pub struct Context<'r> {
     registry: &'r Registry,
@@ -196,6 +214,18 @@ fn nested_place(at: usize) -> String {
 }
 
 /// What could be read of one frame.
+///
+/// ```
+/// use metalayer::report::{Context, FrameReport, Reading, Registry};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+/// let reading = Reading::Bytes(metalayer::frame::read_frame_bytes(path)?);
+/// let registry = Registry::builtin();
+/// let cx = Context::new(&registry);
+/// let json = serde_json::to_value(FrameReport::new(&cx, reading))?;
+/// assert_eq!(json["metalayers"][1]["msgpack"], "kelvin");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub enum Reading {
     /// Its header and its trailer.

@@ -180,6 +180,15 @@ struct Group {
 }
 
 /// What a registry makes of one metalayer.
+///
+/// ```
+/// use metalayer::report::{Registry, Selected};
+///
+/// let registry = Registry::builtin();
+/// // A caterva metalayer cut short: caterva_v0 is the layout of that name, and it refuses it.
+/// let Selected::Failed(error) = registry.select("caterva", &[0x95, 0x00]) else { panic!() };
+/// assert!(error.starts_with("caterva_v0: at byte 0x02"), "{error}");
+/// ```
 #[derive(Debug)]
 pub enum Selected<'b> {
     /// The value, of the layout that reads the bytes.
@@ -191,6 +200,13 @@ pub enum Selected<'b> {
 }
 
 /// A user layout, with where it came from (a schema file's path) for messages.
+///
+/// ```
+/// let layout = metalayer_layout::parse("units_v0", "[schema]\nmetalayer = \"units\"\ndescription = \"d\"\nsource = \"s\"\n[value]\nwire = \"str\"\n").unwrap();
+/// let user: metalayer::report::UserLayout = (Box::leak(Box::new(layout)), "units_v0.toml".into());
+/// let registry = metalayer::report::Registry::new(vec![user]).unwrap();
+/// assert!(matches!(registry.select("units", b"\xa1m"), metalayer::report::Selected::Decoded(_)));
+/// ```
 pub type UserLayout = (&'static Layout, String);
 
 impl Registry {

@@ -15,25 +15,51 @@ use crate::vlmeta::{self, ChunkError, ChunkErrorKind, ChunkHeader};
 /// payloads and frames nested in values count together, and so do a layout's arrays, maps and
 /// records (schemas cannot nest types in themselves, so only a schema nested this deep by hand
 /// reaches it).
+///
+/// ```
+/// assert_eq!(metalayer::value::DEPTH_LIMIT, 64);
+/// ```
 pub const DEPTH_LIMIT: usize = 64;
 
 /// The most msgpack values one input is read through, each container and each element
 /// counted, every time it is reached.
+///
+/// ```
+/// assert_eq!(metalayer::value::VALUE_LIMIT, 16_777_216);
+/// ```
 pub const VALUE_LIMIT: usize = 1 << 24;
 
 /// The most decompressed bytes one input holds at once. A vlmetalayer decompresses to at most
 /// [`vlmeta::DEFAULT_LIMIT`] (64 MiB); frames nested in it hold theirs beside it.
+///
+/// ```
+/// assert_eq!(metalayer::value::LIVE_LIMIT, 160 << 20);
+/// ```
 pub const LIVE_LIMIT: usize = 160 << 20;
 
 /// The most work one input may take, in bytes worked through, however often the same bytes
 /// are reached: each chunk decompressed costs its [`ChunkHeader::work`], each metalayer read
 /// its length, each frame stored in a value is opened for [`ITEM_WORK`], and none of these
 /// costs less than [`ITEM_WORK`].
+///
+/// ```
+/// assert_eq!(metalayer::value::WORK_LIMIT, 1 << 30);
+/// ```
 pub const WORK_LIMIT: usize = 1 << 30;
 
 /// The least work reading one metalayer, one vlmetalayer or one frame stored in a value costs:
 /// what reporting it costs beyond its bytes. A file whose names all point at one small content
 /// is bounded by it.
+///
+/// ```
+/// use metalayer::value::{Budget, ITEM_WORK};
+///
+/// // Reading one byte costs as much as reading 16 KiB.
+/// let budget = Budget::with_limits(0, 0, 2 * ITEM_WORK);
+/// assert!(budget.read(1).is_ok());
+/// assert!(budget.read(1).is_ok());
+/// assert!(budget.read(1).is_err());
+/// ```
 pub const ITEM_WORK: usize = 16 << 10;
 
 /// What one input (a file, with all the frames nested in it) may still cost. Views and reports
@@ -60,6 +86,12 @@ impl Default for Budget {
 }
 
 /// A limit of a [`Budget`].
+///
+/// ```
+/// use metalayer::value::{Budget, Limit};
+///
+/// assert_eq!(Budget::new().limit(Limit::Live), 160 << 20);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Limit {
@@ -220,6 +252,18 @@ impl Budget {
 }
 
 /// Decompressed bytes, counted against their [`Budget`] while they are held.
+///
+/// ```
+/// use metalayer::value::Budget;
+///
+/// let budget = Budget::with_limits(0, 8, 0);
+/// let held = budget.hold(vec![1, 2, 3])?;
+/// assert_eq!(&*held, [1, 2, 3]);
+/// assert!(budget.room(6).is_err());
+/// drop(held);
+/// assert!(budget.room(8).is_ok());
+/// # Ok::<(), metalayer::value::DecompressError>(())
+/// ```
 #[derive(Debug)]
 pub struct Held<'b, 'c> {
     budget: &'b Budget,
@@ -251,6 +295,19 @@ fn held_len(bytes: &Cow<'_, [u8]>) -> usize {
 }
 
 /// Why a chunk was not decompressed.
+///
+/// ```
+/// use metalayer::value::Budget;
+///
+/// // A chunk header claiming 2^31 - 1 bytes, more than a chunk may hold.
+/// let mut chunk = vec![5, 1, 0x07, 1];
+/// chunk.extend_from_slice(&0x7fff_ffffu32.to_le_bytes()); // nbytes
+/// chunk.extend_from_slice(&65536u32.to_le_bytes()); // blocksize
+/// chunk.extend_from_slice(&32u32.to_le_bytes()); // cbytes
+/// chunk.extend_from_slice(&[0, 0, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+/// let err = Budget::new().decompress(&chunk).unwrap_err();
+/// assert!(err.is_limit(), "{err}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DecompressError {
     /// The chunk is not one this crate decompresses.

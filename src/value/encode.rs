@@ -15,6 +15,12 @@ use serde_json::{Map, Value};
 use super::{DEPTH_LIMIT, intern, json};
 
 /// Why JSON does not encode with a layout.
+///
+/// ```
+/// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+/// let err = metalayer::value::encode(&layout, &serde_json::json!({"shape": "4"})).unwrap_err();
+/// assert_eq!(err.to_string(), "caterva_v0: in shape: expected an array of int64, found the string \"4\"");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EncodeFailure {
     /// A value the layout refuses, as generated encoders refuse it.
@@ -51,6 +57,14 @@ impl std::error::Error for EncodeFailure {}
 
 /// Encodes `value`, the JSON form of one value of `layout` (see the README's JSON conventions),
 /// to the exact bytes of the layout.
+///
+/// ```
+/// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+/// let json = serde_json::json!({"shape": [4], "chunkshape": [2], "blockshape": [1]});
+/// let bytes = metalayer::value::encode(&layout, &json)?;
+/// assert_eq!(bytes[..4], [0x95, 0x00, 0x01, 0x91]);
+/// # Ok::<(), metalayer::value::EncodeFailure>(())
+/// ```
 pub fn encode(layout: &Layout, value: &Value) -> Result<Vec<u8>, EncodeFailure> {
     let mut w = Writer::new(layout);
     w.node(&layout.root, value, Path::CONTAINER, 0)?;

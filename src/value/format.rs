@@ -72,6 +72,16 @@ pub fn write_text<W: Write, T: ?Sized + Serialize>(writer: W, value: &T) -> io::
 /// One line of JSON-like text for people: `, ` and `: ` between items, byte strings as
 /// `bin(hex)`, and every control character of a string escaped (C0, DEL and C1, so that no
 /// escape or operating-system command sequence from a file reaches the terminal).
+///
+/// ```
+/// use metalayer::value::TextFormatter;
+///
+/// let mut out = Vec::new();
+/// let mut ser = serde_json::Serializer::with_formatter(&mut out, TextFormatter);
+/// serde::Serializer::serialize_bytes(&mut ser, &[0xff, 0x00])?;
+/// assert_eq!(out, b"bin(ff00)");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TextFormatter;
 
@@ -145,6 +155,15 @@ pub fn shown_name(text: &str) -> Cow<'_, str> {
 /// scalar on one line (`"shape": [1000, 37]`), and the value of a key `"msgpack"` (user data)
 /// on one line. It decides as it goes, so that nothing is held back: memory grows with nesting
 /// depth only.
+///
+/// ```
+/// use metalayer::value::write_pretty;
+///
+/// let mut out = Vec::new();
+/// write_pretty(&mut out, &serde_json::json!([[1, 2], {"a": []}]), 0)?;
+/// assert_eq!(String::from_utf8(out).unwrap(), "[\n  [1, 2],\n  {\n    \"a\": []\n  }\n]");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct PrettyFormatter {
     base: usize,

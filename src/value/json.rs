@@ -98,6 +98,13 @@ impl Serialize for Hex<'_> {
 }
 
 /// Writes an integer as [`int`] shows it.
+///
+/// ```
+/// let mut out = Vec::new();
+/// metalayer::value::json::serialize_int(-5, &mut serde_json::Serializer::new(&mut out))?;
+/// assert_eq!(out, b"-5");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 pub fn serialize_int<S: Serializer>(value: i128, serializer: S) -> Result<S::Ok, S::Error> {
     if let Ok(v) = i64::try_from(value) {
         serializer.serialize_i64(v)
@@ -109,6 +116,13 @@ pub fn serialize_int<S: Serializer>(value: i128, serializer: S) -> Result<S::Ok,
 }
 
 /// Writes a float64 as [`f64()`] shows it.
+///
+/// ```
+/// let mut out = Vec::new();
+/// metalayer::value::json::serialize_f64(f64::NAN, &mut serde_json::Serializer::new(&mut out))?;
+/// assert_eq!(out, br#""NaN""#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 pub fn serialize_f64<S: Serializer>(value: f64, serializer: S) -> Result<S::Ok, S::Error> {
     if value.is_finite() {
         serializer.serialize_f64(value)
@@ -118,6 +132,13 @@ pub fn serialize_f64<S: Serializer>(value: f64, serializer: S) -> Result<S::Ok, 
 }
 
 /// Writes a float32 as [`f32()`] shows it.
+///
+/// ```
+/// let mut out = Vec::new();
+/// metalayer::value::json::serialize_f32(0.1, &mut serde_json::Serializer::new(&mut out))?;
+/// assert_eq!(out, b"0.1");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 pub fn serialize_f32<S: Serializer>(value: f32, serializer: S) -> Result<S::Ok, S::Error> {
     if value.is_finite() {
         serializer.serialize_f64(shortest_f32(value))
@@ -128,6 +149,13 @@ pub fn serialize_f32<S: Serializer>(value: f32, serializer: S) -> Result<S::Ok, 
 
 /// An integer as an exact JSON number: every int64 and uint64 value fits one. Wider values,
 /// which no msgpack wire type holds, become their decimal text.
+///
+/// ```
+/// use metalayer::value::json::int;
+///
+/// assert_eq!(int(-5), serde_json::json!(-5));
+/// assert_eq!(int(i128::from(u64::MAX)).to_string(), "18446744073709551615");
+/// ```
 pub fn int(value: i128) -> Value {
     if let Ok(v) = i64::try_from(value) {
         Value::Number(Number::from(v))
@@ -139,6 +167,13 @@ pub fn int(value: i128) -> Value {
 }
 
 /// A JSON number as an exact integer; `None` for floats (`1.0` included) and non-numbers.
+///
+/// ```
+/// use metalayer::value::json::as_int;
+///
+/// assert_eq!(as_int(&serde_json::json!(7)), Some(7));
+/// assert_eq!(as_int(&serde_json::json!(7.0)), None);
+/// ```
 pub fn as_int(value: &Value) -> Option<i128> {
     let n = value.as_number()?;
     n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
@@ -151,6 +186,10 @@ const NEG_INF: &str = "-inf";
 
 /// A float64 as the shortest JSON number that reads back to it; NaN and the infinities as the
 /// strings `"NaN"`, `"inf"` and `"-inf"`.
+///
+/// ```
+/// assert_eq!(metalayer::value::json::f64(f64::INFINITY), serde_json::json!("inf"));
+/// ```
 pub fn f64(value: f64) -> Value {
     match Number::from_f64(value) {
         Some(n) => Value::Number(n),
@@ -160,6 +199,10 @@ pub fn f64(value: f64) -> Value {
 
 /// A float32 as the shortest decimal that reads back to it as a float32 (`0.1`, not the
 /// float64 `0.10000000149011612` it widens to).
+///
+/// ```
+/// assert_eq!(metalayer::value::json::f32(0.1).to_string(), "0.1");
+/// ```
 pub fn f32(value: f32) -> Value {
     if !value.is_finite() {
         return non_finite(f64::from(value));
@@ -188,6 +231,13 @@ fn non_finite(value: f64) -> Value {
 }
 
 /// A JSON number or one of the strings `"NaN"`, `"inf"`, `"-inf"` as a float64.
+///
+/// ```
+/// use metalayer::value::json::as_f64;
+///
+/// assert_eq!(as_f64(&serde_json::json!(1.5)), Some(1.5));
+/// assert!(as_f64(&serde_json::json!("NaN")).is_some_and(f64::is_nan));
+/// ```
 pub fn as_f64(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64(),
@@ -204,6 +254,13 @@ pub fn as_f64(value: &Value) -> Option<f64> {
 /// Rounding the float64 to a float32 would be enough but for the rare decimals that lie a hair
 /// from the midpoint of two float32s, where rounding twice can pick the wrong one: the two
 /// neighbours of the rounded value are tried too.
+///
+/// ```
+/// use metalayer::value::json::to_f32;
+///
+/// assert_eq!(to_f32(0.1), Some(0.1f32));
+/// assert_eq!(to_f32(1e300), None);
+/// ```
 pub fn to_f32(value: f64) -> Option<f32> {
     let nearest = value as f32;
     if value.is_finite() && !nearest.is_finite() {
@@ -230,6 +287,13 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Parses hex text: digit pairs in either case; whitespace between them and a `0x` prefix are
 /// ignored.
+///
+/// ```
+/// use metalayer::value::json::parse_hex;
+///
+/// assert_eq!(parse_hex("0x00 AB"), Ok(vec![0x00, 0xab]));
+/// assert!(parse_hex("abc").is_err());
+/// ```
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
     let text = text.trim();
     let text = text
@@ -257,6 +321,13 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
 }
 
 /// What a JSON value is, for messages: `the number 10.5`, `the string "10"`, `an array`.
+///
+/// ```
+/// use metalayer::value::json::kind;
+///
+/// assert_eq!(kind(&serde_json::json!(10.5)), "the number 10.5");
+/// assert_eq!(kind(&serde_json::json!([])), "an array");
+/// ```
 pub fn kind(value: &Value) -> String {
     match value {
         Value::Null => "null".to_owned(),

@@ -25,6 +25,17 @@ pub const EXT_SET: i8 = 45;
 pub const EXT_NDARRAY: i8 = 46;
 
 /// How a [`Msgpack`] value is shown.
+///
+/// ```
+/// use metalayer::value::{Budget, Msgpack, Style, write_text};
+///
+/// let budget = Budget::new();
+/// let value = Msgpack::new(b"\xc4\x01\xff", &budget)?;
+/// let mut out = Vec::new();
+/// write_text(&mut out, &value.style(Style::Text))?;
+/// assert_eq!(out, b"bin(ff)");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Style {
     /// The JSON form: a binary is `{"bin": "hex"}`, an ext `{"ext": type, "data": "hex"}` with
@@ -39,6 +50,13 @@ pub enum Style {
 }
 
 /// Why bytes are not shown as a msgpack value.
+///
+/// ```
+/// use metalayer::value::{Budget, Msgpack};
+///
+/// let err = Msgpack::new(b"\x92\x01", &Budget::new()).unwrap_err();
+/// assert_eq!(err.to_string(), "not msgpack: at byte 0x02: the value runs past the end of the bytes");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MsgpackError {
     /// Not msgpack: the byte at `offset` is not a marker (0xc1), or a value runs past the end.

@@ -19,6 +19,12 @@ use super::json::{self, Hex};
 use super::{DEPTH_LIMIT, intern};
 
 /// Why bytes do not decode with a layout.
+///
+/// ```
+/// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+/// let err = metalayer::value::Typed::new(&layout, &[0x94]).unwrap_err();
+/// assert_eq!(err.to_string(), "caterva_v0: at byte 0x00 in the container: expected fixarray marker 0x95, found 0x94");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DecodeFailure {
     /// The bytes break the layout; the message is the one generated decoders give.
@@ -233,6 +239,18 @@ impl Serialize for Typed<'_> {
 }
 
 /// The value of one entry of a [`Typed`] record, from [`Typed::fields`].
+///
+/// ```
+/// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+/// let bytes = [0x95, 0x00, 0x00, 0x90, 0x90, 0x90];
+/// let mut names = Vec::new();
+/// metalayer::value::Typed::new(&layout, &bytes)?.fields(|name, field| {
+///     names.push(format!("{name}={}", serde_json::to_string(field)?));
+///     Ok::<(), serde_json::Error>(())
+/// })?;
+/// assert_eq!(names, ["version=0", "ndim=0", "shape=[]", "chunkshape=[]", "blockshape=[]"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Field<'r, 'a>(View<'r, 'a>);
 
 impl Serialize for Field<'_, '_> {
