@@ -243,11 +243,14 @@ def source_of(i, contiguous, sparse):
     return contiguous[i % len(contiguous)]
 
 
-def ensure_tree(n, contiguous, sparse):
-    """The tree of n frames under target/cli-tree/n<N>, made unless the one there was made from the
-    same sources with the same layout; returns its description (with how long it took to make)."""
-    root = WORK / f"n{n}"
-    stamp_path = WORK / f"n{n}.json"
+def ensure_tree(n, contiguous, sparse, work=WORK, name=None):
+    """The tree of n frames under work/n<N> (work/<name>-n<N> when named), made unless the one
+    there was made from the same sources with the same layout; returns its description (with how
+    long it took to make)."""
+    base = f"{name}-n{n}" if name else f"n{n}"
+    label = name or f"N = {n}"
+    root = work / base
+    stamp_path = work / f"{base}.json"
     key = {"n": n, "layout": LAYOUT, "files_per_dir": FILES_PER_DIR, "sparse_every": SPARSE_EVERY,
            "sources": [[p, digest(p)] for p in contiguous + sparse]}
     try:
@@ -255,12 +258,12 @@ def ensure_tree(n, contiguous, sparse):
     except (OSError, ValueError):
         stamp = None
     if stamp is not None and stamp.get("key") == key and root.is_dir():
-        print(f"  N = {n}: reusing {rel(root)} (made in {stamp['generation_s']:.1f} s on {stamp['made']})")
+        print(f"  {label}: reusing {rel(root)} (made in {stamp['generation_s']:.1f} s on {stamp['made']})")
         return stamp | {"reused": True}
 
-    print(f"  N = {n}: making {rel(root)} ...", flush=True)
+    print(f"  {label}: making {rel(root)} ...", flush=True)
     stamp_path.unlink(missing_ok=True)
-    tmp = WORK / f"n{n}.tmp"
+    tmp = work / f"{base}.tmp"
     for old in (tmp, root):
         if old.exists():
             shutil.rmtree(old)
@@ -296,7 +299,7 @@ def ensure_tree(n, contiguous, sparse):
              "contiguous_frames": n - nsparse, "files": files, "directories": len(made_dirs),
              "bytes": nbytes, "disk_kib": int(du.split()[0]) if du else None}
     stamp_path.write_text(json.dumps(stamp, indent=2) + "\n")
-    print(f"  N = {n}: made in {seconds:.1f} s ({files} files, {stamp['disk_kib']} KiB on disk)")
+    print(f"  {label}: made in {seconds:.1f} s ({files} files, {stamp['disk_kib']} KiB on disk)")
     return stamp | {"reused": False}
 
 

@@ -15,7 +15,6 @@ import datetime
 import hashlib
 import json
 import os
-import shutil
 import signal
 import statistics
 import subprocess
@@ -34,14 +33,10 @@ FRAMES = WORK / "frames"  # what mixed_frames.py writes
 GENERATOR = HERE / "mixed_frames.py"
 
 sys.path.insert(0, str(HERE))
-from cli_tree import check_outputs, frame_path, gnu_time  # noqa: E402  (same layout, same checks)
-
-# The tree: as in cli_tree.py, frame i is `{i // 10000:02d}/{i // 100 % 100:02d}/{i:07d}<ext>`,
-# 100 frames a leaf directory; frame i is a sparse frame when i % 100 == 50, else a contiguous
-# one, each kind cycling through its sources.
-SPARSE_EVERY = 100
-SPARSE_AT = 50
-LAYOUT = 1
+# The trees are laid out and made as cli_tree.py lays them out and makes them: frame i is
+# `{i // 10000:02d}/{i // 100 % 100:02d}/{i:07d}<ext>`, 100 frames a leaf directory; frame i is a
+# sparse frame when i % 100 == 50, else a contiguous one, each kind cycling through its sources.
+from cli_tree import FILES_PER_DIR, SPARSE_EVERY, check_outputs, ensure_tree, gnu_time  # noqa: E402
 
 VALUE_64M = (64 << 20) - 1024  # the big values (mixed_frames.VALUE_64M)
 GOAL_RSS_KIB = (2 * VALUE_64M + (32 << 20)) // 1024  # peak RSS < 2 x value + 32 MiB
@@ -298,77 +293,6 @@ def probe_sources(binary, py, candidates):
     return contiguous, sparse, excluded
 
 
-def digest(path):
-    h = hashlib.sha256()
-    p = REPO / path
-    for f in ([p] if p.is_file() else sorted(x for x in p.iterdir() if x.is_file())):
-        h.update(f.name.encode() + b"\0" + f.read_bytes())
-    return h.hexdigest()
-
-
-def source_of(i, contiguous, sparse):
-    if sparse and i % SPARSE_EVERY == SPARSE_AT:
-        return sparse[(i // SPARSE_EVERY) % len(sparse)]
-    return contiguous[i % len(contiguous)]
-
-
-def ensure_tree(name, n, contiguous, sparse):
-    """The tree of n frames under target/cli-tree-mixed/<name>-n<N>, made unless the one there was
-    made from the same sources with the same layout (as cli_tree.ensure_tree)."""
-    root = WORK / f"{name}-n{n}"
-    stamp_path = WORK / f"{name}-n{n}.json"
-    key = {"n": n, "layout": LAYOUT, "sparse_every": SPARSE_EVERY,
-           "sources": [[p, digest(p)] for p in contiguous + sparse]}
-    try:
-        stamp = json.loads(stamp_path.read_text())
-    except (OSError, ValueError):
-        stamp = None
-    if stamp is not None and stamp.get("key") == key and root.is_dir():
-        print(f"  {name}: reusing {rel(root)} (made in {stamp['generation_s']:.1f} s on {stamp['made']})")
-        return stamp | {"reused": True}
-
-    print(f"  {name}: making {rel(root)} ...", flush=True)
-    stamp_path.unlink(missing_ok=True)
-    tmp = WORK / f"{name}-n{n}.tmp"
-    for old in (tmp, root):
-        if old.exists():
-            shutil.rmtree(old)
-    start = time.perf_counter()
-    made_dirs = set()
-    nbytes = files = nsparse = 0
-    for i in range(n):
-        src = REPO / source_of(i, contiguous, sparse)
-        dest = tmp / frame_path(i, src.suffix)
-        parent = dest.parent
-        if parent not in made_dirs:
-            parent.mkdir(parents=True, exist_ok=True)
-            while parent not in made_dirs and parent != tmp.parent:
-                made_dirs.add(parent)
-                parent = parent.parent
-        if src.is_dir():
-            dest.mkdir()
-            nsparse += 1
-            for f in sorted(src.iterdir()):
-                shutil.copyfile(f, dest / f.name)
-                nbytes += f.stat().st_size
-                files += 1
-        else:
-            shutil.copyfile(src, dest)
-            nbytes += src.stat().st_size
-            files += 1
-    os.sync()
-    tmp.rename(root)
-    seconds = time.perf_counter() - start
-    du = cmd("du", "-sk", str(root))
-    stamp = {"key": key, "made": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-             "generation_s": round(seconds, 2), "frames": n, "sparse_frames": nsparse,
-             "contiguous_frames": n - nsparse, "files": files, "directories": len(made_dirs),
-             "bytes": nbytes, "disk_kib": int(du.split()[0]) if du else None}
-    stamp_path.write_text(json.dumps(stamp, indent=2) + "\n")
-    print(f"  {name}: made in {seconds:.1f} s ({files} files, {nbytes:,} bytes)")
-    return stamp | {"reused": False}
-
-
 # ---------------------------------------------------------------------------------------------
 # Checks (untimed), each in a child process so that parsing gigabytes of JSON lines does not
 # raise this process's RSS (which ru_maxrss carries into the children it spawns)
@@ -582,7 +506,8 @@ def main():
             sys.exit(f"error: python-blosc2 and the CLI read none of the contiguous sources of {name}")
 
     print("trees (untimed) ...")
-    made = {name: ensure_tree(name, args.n, s["contiguous"], s["sparse"]) for name, s in sources.items()}
+    made = {name: ensure_tree(args.n, s["contiguous"], s["sparse"], work=WORK, name=name)
+            for name, s in sources.items()}
 
     fixed_runs = 5
     floor = summary([measure(["/bin/true"]) for _ in range(fixed_runs)])
@@ -620,7 +545,7 @@ def main():
         "cli_startup_only": cli_startup | {"command": f"{binary} --version"},
         "python_import_only": py_import | {"command": f"{rel(py)} -c 'import blosc2'"},
         "python_loop": PY_LOOP, "python_deserialize": DESERIALIZE,
-        "layout": {"files_per_dir": 100, "sparse_every": SPARSE_EVERY,
+        "layout": {"files_per_dir": FILES_PER_DIR, "sparse_every": SPARSE_EVERY,
                    "path": "{i // 10000:02d}/{i // 100 % 100:02d}/{i:07d}<ext of the source>"},
         "sources": sources,
         "mixed_frames": {k: v for k, v in manifest.items()},
