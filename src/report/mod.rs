@@ -129,11 +129,7 @@ impl<'r> Context<'r> {
     }
 
     /// Notes an error at the current place.
-    pub(crate) fn note_error(&self, message: &str) {
-        self.error(message);
-    }
-
-    fn error(&self, message: &str) {
+    pub(crate) fn error(&self, message: &str) {
         let mut errors = self.errors.borrow_mut();
         if errors.len() >= MAX_ERRORS {
             // The last one counts the rest.

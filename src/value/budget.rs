@@ -224,16 +224,11 @@ impl Budget {
     /// borrowed, not copied.
     pub fn decompress<'c>(&self, chunk: &'c [u8]) -> Result<Held<'_, 'c>, DecompressError> {
         let header = ChunkHeader::parse(chunk).map_err(DecompressError::Chunk)?;
-        let live_left = self.limits[1].saturating_sub(self.live.get());
         // A chunk over the 64 MiB any chunk may hold is refused by `decompress` itself, and a
         // memcpyed chunk's bytes are borrowed.
         let borrowed = header.memcpyed() && header.special() == Ok(vlmeta::Special::None);
-        if !borrowed && header.nbytes <= vlmeta::DEFAULT_LIMIT && header.nbytes > live_left {
-            return Err(DecompressError::Budget {
-                limit: Limit::Live,
-                value: self.limits[1],
-                nbytes: header.nbytes,
-            });
+        if !borrowed && header.nbytes <= vlmeta::DEFAULT_LIMIT {
+            self.room(header.nbytes)?;
         }
         let work = header.work().max(ITEM_WORK);
         if work > self.work.get() {

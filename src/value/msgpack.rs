@@ -507,7 +507,7 @@ impl<'a> Node<'_, 'a, '_> {
                 };
                 self.w.verdict.set(from);
                 if let (Some(cx), Some(note)) = (self.m.cx, &note) {
-                    cx.note_error(&format!("ext at byte {:#04x} of the value: {note}", self.m.base + at));
+                    cx.error(&format!("ext at byte {:#04x} of the value: {note}", self.m.base + at));
                 }
                 plain_ext(serializer, ty, data, note.as_deref())
             }

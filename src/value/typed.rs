@@ -338,7 +338,7 @@ enum Text<'a> {
     Hex(&'a [u8]),
 }
 
-impl Text<'_> {
+impl Serialize for Text<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Text::Str(s) => serializer.serialize_str(s),
@@ -582,7 +582,7 @@ impl<'r, 'a> View<'r, 'a> {
                         key: shown,
                     }));
                 }
-                map.serialize_key(&KeyText(&key))?;
+                map.serialize_key(&key)?;
                 map.serialize_value(&self.at(&m.value, path.index(i)))?;
             }
             map.end()
@@ -596,15 +596,6 @@ impl<'r, 'a> View<'r, 'a> {
             }
             pairs.end()
         }
-    }
-}
-
-/// A map key of a str or bin.
-struct KeyText<'t, 'a>(&'t Text<'a>);
-
-impl Serialize for KeyText<'_, '_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
     }
 }
 
