@@ -8,7 +8,7 @@
 //! files of their own beside it).
 //!
 //! Both are described by built-in schemas, `frame_header_v2` and `frame_trailer_v1` (in
-//! `layout/schemas/`), and decoded by the decoders `#[metalayer(schema = ...)]` generates from
+//! `schemas/`), and decoded by the decoders `#[metalayer(schema = ...)]` generates from
 //! them: [`FrameHeader`] and [`FrameTrailer`]. This module adds what a schema cannot say: where
 //! the header ends (`header_len`) and where the trailer starts (found from the frame's end), that
 //! each offset in a metalayer index points at a content, the limits c-blosc2 sets, and the

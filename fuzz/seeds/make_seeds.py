@@ -103,7 +103,7 @@ def main():
     save_vlmeta_chunks()
     d = OUT / "schema"
     d.mkdir(parents=True, exist_ok=True)
-    for schema in sorted((ROOT / "layout/schemas").glob("*.toml")) + sorted((ROOT / "tests/schemas").glob("*.toml")):
+    for schema in sorted((ROOT / "schemas").glob("*.toml")) + sorted((ROOT / "tests/schemas").glob("*.toml")):
         (d / schema.name).write_bytes(schema.read_bytes())
 
 
