@@ -40,7 +40,9 @@ pub(crate) fn find(schema: &SchemaRef, manifest_dir: &Path) -> Result<Source, St
             let relative = format!("schemas/{name}.toml");
             let path = manifest_dir.join(&relative);
             if let Some(builtin) = metalayer_layout::builtin(&name) {
-                if path.exists() {
+                // A file that holds the built-in's own text means what the built-in means (the
+                // repository that defines the built-ins keeps them so).
+                if path.exists() && std::fs::read_to_string(&path).ok().as_deref() != Some(builtin.text) {
                     return Err(format!(
                         "schema `{name}` is built in, and this crate also has `{relative}`, which `schema = \"{name}\"` does not read: a built-in name always means the built-in schema\n  to use the file, write `schema_path = \"{relative}\"`, or rename it and the `schema` argument"
                     ));

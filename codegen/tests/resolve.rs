@@ -71,7 +71,8 @@ fn errors(tokens: &TokenStream) -> Vec<String> {
 
 #[test]
 fn a_crate_file_named_like_a_built_in_is_an_error() {
-    let dir = CrateDir::new("shadow", &[("b2nd_v1.toml", b2nd_v1_text())]);
+    let edited = format!("{}\n# edited\n", b2nd_v1_text());
+    let dir = CrateDir::new("shadow", &[("b2nd_v1.toml", &edited)]);
     let out = metalayer_codegen::expand_in(quote!(schema = "b2nd_v1"), item(), dir.path());
     assert_eq!(
         errors(&out),
@@ -81,6 +82,16 @@ fn a_crate_file_named_like_a_built_in_is_an_error() {
     );
     // The struct stays, so that code using it reports nothing more.
     assert!(out.to_string().contains("struct ArrayMeta"));
+}
+
+#[test]
+fn a_crate_file_that_is_the_built_in_is_not_an_error() {
+    // The repository that defines the built-ins keeps their files under this name.
+    let dir = CrateDir::new("same", &[("b2nd_v1.toml", b2nd_v1_text())]);
+    let out = metalayer_codegen::expand_in(quote!(schema = "b2nd_v1"), item(), dir.path());
+    assert_eq!(errors(&out), Vec::<String>::new());
+    // The built-in is read, not the file: nothing tracks it.
+    assert!(!out.to_string().contains("include_bytes"));
 }
 
 #[test]
