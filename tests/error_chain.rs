@@ -8,7 +8,7 @@
 use std::error::Error;
 
 use metalayer::b2nd::B2ndV1;
-use metalayer::frame::{FrameError, parse_header, read_metalayers};
+use metalayer::frame::{FrameErrorKind, parse_header, read_metalayers};
 use metalayer::prelude::*;
 use metalayer::{DecodeError, DispatchError, EncodeError, Known};
 
@@ -122,12 +122,12 @@ fn frame_errors() {
     let not_sparse = read_metalayers(&dir).unwrap_err();
     std::fs::remove_dir(&dir).unwrap();
 
-    assert!(matches!(io, FrameError::Io { .. }));
+    assert!(matches!(io.kind(), FrameErrorKind::Io { .. }));
     // The path in the message, the reason in the source, each once.
     assert_eq!(assert_not_repeated("FrameError::Io", &io), 2);
     assert_eq!(chain(&io)[0], format!("cannot read {}", missing.display()));
 
-    assert!(matches!(not_sparse, FrameError::NotSparseFrame { .. }));
+    assert!(matches!(not_sparse.kind(), FrameErrorKind::NotSparseFrame { .. }));
     assert_eq!(assert_not_repeated("FrameError::NotSparseFrame", &not_sparse), 1);
     let bad_magic = parse_header(&[0; 24]).unwrap_err();
     assert_eq!(assert_not_repeated("FrameError::BadMagic", &bad_magic), 1);

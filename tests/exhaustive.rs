@@ -19,7 +19,10 @@ use arrayvec::{ArrayString, ArrayVec};
 use common::unhex;
 use metalayer::b2nd::{B2ndV0, B2ndV1};
 use metalayer::caterva::CatervaV0;
-use metalayer::frame::{self, FrameError, FrameMetalayer, MAX_HEADER_LEN, MAX_METALAYERS, MIN_HEADER_LEN, PREFIX_LEN};
+use metalayer::frame::{
+    self, FrameError, FrameErrorKind, FrameMetalayer, MAX_HEADER_LEN, MAX_METALAYERS, MIN_HEADER_LEN, OffsetMiss,
+    PREFIX_LEN, Section,
+};
 use metalayer::prelude::*;
 use metalayer::{DecodeError, DecodeErrorKind, DispatchError, Fit, Known, Path};
 
@@ -1120,75 +1123,74 @@ fn check_metalayers(bytes: &[u8], header_len: usize, metalayers: &[FrameMetalaye
 fn check_frame_error(bytes: &[u8], e: &FrameError) -> Result<(), String> {
     let len = bytes.len();
     let stored_header_len = be_i32(bytes, 11);
-    let header_len_is = |h: usize| stored_header_len.and_then(|v| usize::try_from(v).ok()) == Some(h);
+    let header_len_is = |h: u64| stored_header_len.and_then(|v| u64::try_from(v).ok()) == Some(h);
     let i32_at = |at: usize, v: i64| be_i32(bytes, at).map(i64::from) == Some(v);
-    let agrees = match e {
-        FrameError::Truncated { offset, len: l, .. } => *l == len && *offset <= len && len < PREFIX_LEN,
-        FrameError::BadMagic { found } => bytes.get(..10) == Some(&found[..]) && found != MAGIC,
-        FrameError::UnexpectedByte { offset, found, .. } => bytes.get(*offset) == Some(found),
-        FrameError::NegativeHeaderLen { header_len } => stored_header_len == Some(*header_len) && *header_len < 0,
-        FrameError::HeaderLenTooSmall { header_len } => header_len_is(*header_len) && *header_len < MIN_HEADER_LEN,
-        FrameError::HeaderLenTooLarge { header_len } => header_len_is(*header_len) && *header_len > MAX_HEADER_LEN,
-        FrameError::FrameLenTooSmall { frame_len, header_len } => {
-            header_len_is(*header_len) && be_u64(bytes, 16) == Some(*frame_len) && (*frame_len as usize) < *header_len
+    let place = e.place().ok_or("parse_header errors have a place")?;
+    if place.section != Section::Header {
+        return Err(format!("parse_header reads the header only, not the {}", place.section));
+    }
+    let at = usize::try_from(place.offset).map_err(|e| e.to_string())?;
+    let agrees = match e.kind() {
+        FrameErrorKind::Truncated { len: l } => *l == len as u64 && at == 0 && len < 10,
+        FrameErrorKind::BadMagic { found } => {
+            let n = len.min(10);
+            bytes.get(..n) == found.get(..n) && bytes.get(..n) != MAGIC.get(..n) && at == 0
         }
-        FrameError::HeaderLenExceedsInput { header_len, len: l } => {
-            header_len_is(*header_len) && *l == len && len < *header_len
+        FrameErrorKind::HeaderLenTooLarge { header_len } => {
+            header_len_is(*header_len) && *header_len > MAX_HEADER_LEN as u64 && at == 11
         }
-        FrameError::Header { error, header_len } => {
+        FrameErrorKind::FrameLenTooSmall { frame_len, header_len } => {
+            header_len_is(*header_len) && be_u64(bytes, 16) == Some(*frame_len) && frame_len < header_len && at == 16
+        }
+        FrameErrorKind::PastInput {
+            len: l,
+            input_len,
+            file,
+        } => header_len_is(*l) && *input_len == len as u64 && len < *l as usize && !file && at == 11,
+        FrameErrorKind::Decode { error, end } => {
             let marker_agrees = match error.kind() {
                 metalayer::DecodeErrorKind::Marker { found, .. } => bytes.get(error.offset()) == Some(&found),
                 _ => true,
             };
-            header_len_is(*header_len) && error.offset() <= *header_len && *header_len <= len && marker_agrees
+            // Within the prefix, before header_len is known; else within header_len.
+            let within = match end {
+                None => error.offset() <= PREFIX_LEN.min(len),
+                Some(end) => header_len_is(*end) && error.offset() as u64 <= *end && *end as usize <= len,
+            };
+            at == error.offset() && within && marker_agrees
         }
-        FrameError::HeaderLenPastEntries { end, header_len } => {
-            header_len_is(*header_len) && end < header_len && *header_len <= len
+        FrameErrorKind::EntriesEndEarly { end } => header_len_is(*end) && (at as u64) < *end && *end as usize <= len,
+        FrameErrorKind::TooManyMetalayers { count } => {
+            be_u16(bytes, 92) == Some(*count) && usize::from(*count) > MAX_METALAYERS && at == 92
         }
-        FrameError::TooManyMetalayers { count } => {
-            be_u16(bytes, 92) == Some(*count) && usize::from(*count) > MAX_METALAYERS
+        FrameErrorKind::ContentOffset { stored, from, miss, .. } => {
+            let points = usize::try_from(*stored).ok();
+            i32_at(at, i64::from(*stored))
+                && *from == 0
+                && match *miss {
+                    OffsetMiss::Negative => *stored < 0,
+                    OffsetMiss::Outside { end } => header_len_is(end) && points.is_some_and(|p| p as u64 >= end),
+                    OffsetMiss::BeforeContents { start } => {
+                        points.is_some_and(|p| (p as u64) < start) && bytes.get(start as usize - 3) == Some(&0xdc)
+                    }
+                    OffsetMiss::NotMarker { at: to, found } => {
+                        points == Some(to as usize) && bytes.get(to as usize) == Some(&found) && found != 0xc6
+                    }
+                    OffsetMiss::InsideContent { start } => {
+                        points.is_some_and(|p| bytes.get(p) == Some(&0xc6) && (start as usize) < p)
+                            && bytes.get(start as usize) == Some(&0xc6)
+                    }
+                    _ => false,
+                }
         }
-        FrameError::NegativeContentOffset {
-            offset, content_offset, ..
-        } => i32_at(*offset, i64::from(*content_offset)) && *content_offset < 0,
-        FrameError::ContentOffsetOutsideHeader {
-            offset,
-            content_offset,
-            header_len,
-            ..
-        } => header_len_is(*header_len) && i32_at(*offset, *content_offset as i64) && content_offset >= header_len,
-        FrameError::ContentOffsetBeforeContents {
-            offset,
-            content_offset,
-            start,
-            ..
-        } => i32_at(*offset, *content_offset as i64) && content_offset < start && bytes.get(start - 3) == Some(&0xdc),
-        FrameError::ContentOffsetInsideContent {
-            offset,
-            content_offset,
-            content_start,
-            ..
-        } => {
-            i32_at(*offset, *content_offset as i64)
-                && bytes.get(*content_offset) == Some(&0xc6)
-                && content_start < content_offset
-                && bytes.get(*content_start) == Some(&0xc6)
+        FrameErrorKind::ContentPastEnd { len: l, end } => {
+            header_len_is(*end)
+                && be_i32(bytes, at).map(|v| v as u32) == Some(*l)
+                && (at + 4 + *l as usize) as u64 > *end
         }
-        FrameError::ContentPastHeader {
-            offset,
-            len: l,
-            header_len,
-            ..
-        } => {
-            header_len_is(*header_len)
-                && be_i32(bytes, *offset).map(|v| v as u32) == Some(*l)
-                && offset + 4 + *l as usize > *header_len
+        FrameErrorKind::CountMismatch { map, array } => {
+            be_u16(bytes, at) == Some(*array) && be_u16(bytes, 92) == Some(*map) && map != array
         }
-        FrameError::CountMismatch {
-            offset,
-            expected,
-            found,
-        } => be_u16(bytes, *offset) == Some(*found) && be_u16(bytes, 92) == Some(*expected) && found != expected,
         other => return Err(format!("parse_header cannot return {other:?}")),
     };
     if !agrees {

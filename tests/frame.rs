@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use metalayer::frame::{FrameError, MAX_HEADER_LEN, PREFIX_LEN, header_len, parse_header, read_metalayers};
+use metalayer::frame::{FrameErrorKind, MAX_HEADER_LEN, PREFIX_LEN, header_len, parse_header, read_metalayers};
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {
@@ -167,8 +167,10 @@ fn every_truncation_is_an_error() {
             let err = parse_header(&file[..n]).unwrap_err();
             assert!(
                 matches!(
-                    err,
-                    FrameError::Truncated { .. } | FrameError::HeaderLenExceedsInput { .. }
+                    err.kind(),
+                    FrameErrorKind::Truncated { .. }
+                        | FrameErrorKind::Decode { end: None, .. }
+                        | FrameErrorKind::PastInput { .. }
                 ),
                 "{rel}[..{n}]: {err}"
             );
@@ -191,9 +193,12 @@ fn every_truncated_file_is_an_error() {
         let path = tmp.file("t.b2nd", &file[..n]);
         let err = read_metalayers(&path).unwrap_err();
         let ok = if n < PREFIX_LEN {
-            matches!(err, FrameError::Truncated { .. })
+            matches!(
+                err.kind(),
+                FrameErrorKind::Truncated { .. } | FrameErrorKind::Decode { end: None, .. }
+            )
         } else {
-            err.to_string() == format!("at byte 0x0b: header_len 240 exceeds the file length {n}")
+            err.to_string() == format!("at byte 0x0b: header_len 240 runs past the end of the file ({n} bytes)")
         };
         assert!(ok, "cut at {n}: {err}");
     }
@@ -267,10 +272,8 @@ fn error_bad_magic() {
         corrupt(|b| b[2] = b'c'),
         r#"at byte 0x00: expected frame magic 0x9e 0xa8 "b2frame\0", found 0x9e 0xa8 0x63 0x32 0x66 0x72 0x61 0x6d 0x65 0x00"#
     );
-    assert!(matches!(
-        parse_header(b"PK\x03\x04 not a frame"),
-        Err(FrameError::BadMagic { .. })
-    ));
+    let err = parse_header(b"PK\x03\x04 not a frame").unwrap_err();
+    assert!(matches!(err.kind(), FrameErrorKind::BadMagic { .. }));
 }
 
 #[test]
@@ -282,11 +285,11 @@ fn error_truncated_prefix() {
     );
     assert_eq!(
         parse_err(&file[..10]),
-        "at byte 0x0a: expected header_len marker 0xd2 (int32), found the end of the input (10 bytes)"
+        "frame_header_v2: at byte 0x0a in header_len: expected 1 more byte, found 0"
     );
     assert_eq!(
         parse_err(&file[..20]),
-        "at byte 0x10: expected frame_len (u64), found the end of the input (20 bytes)"
+        "frame_header_v2: at byte 0x10 in frame_len: expected 8 more bytes, found 4"
     );
     assert_eq!(
         parse_err(&[]),
@@ -299,11 +302,11 @@ fn error_header_len_exceeds_input() {
     let file = meta_user();
     assert_eq!(
         parse_err(&file[..PREFIX_LEN]),
-        "at byte 0x0b: header_len 240 exceeds the input length 24"
+        "at byte 0x0b: header_len 240 runs past the end of the input (24 bytes)"
     );
     assert_eq!(
         parse_err(&file[..239]),
-        "at byte 0x0b: header_len 240 exceeds the input length 239"
+        "at byte 0x0b: header_len 240 runs past the end of the input (239 bytes)"
     );
 }
 
@@ -311,11 +314,11 @@ fn error_header_len_exceeds_input() {
 fn error_markers_of_the_fixed_part() {
     assert_eq!(
         corrupt(|b| b[10] = 0xd3),
-        "at byte 0x0a: expected header_len marker 0xd2 (int32), found 0xd3"
+        "frame_header_v2: at byte 0x0a in header_len: expected int32 marker 0xd2, found 0xd3"
     );
     assert_eq!(
         corrupt(|b| b[15] = 0xce),
-        "at byte 0x0f: expected frame_len marker 0xcf (uint64), found 0xce"
+        "frame_header_v2: at byte 0x0f in frame_len: expected uint64 marker 0xcf, found 0xce"
     );
     assert_eq!(
         corrupt(|b| b[87] = 0x92),
@@ -339,11 +342,11 @@ fn error_markers_of_the_fixed_part() {
 fn error_header_len_values() {
     assert_eq!(
         corrupt(|b| put_i32(b, 11, -1)),
-        "at byte 0x0b: header_len -1 is negative"
+        "frame_header_v2: at byte 0x0a in header_len: expected a value in 97..=2147483647, found -1"
     );
     assert_eq!(
         corrupt(|b| put_i32(b, 11, 96)),
-        "at byte 0x0b: header_len 96 is smaller than the smallest frame header (97 bytes)"
+        "frame_header_v2: at byte 0x0a in header_len: expected a value in 97..=2147483647, found 96"
     );
     assert_eq!(
         corrupt(|b| put_i32(b, 11, i32::MAX)),
@@ -389,11 +392,11 @@ fn error_header_ends_inside_the_layout() {
 fn error_too_many_metalayers() {
     assert_eq!(
         corrupt(|b| b[92..94].copy_from_slice(&17u16.to_be_bytes())),
-        "at byte 0x5c: the map holds 17 metalayers, at most 16 are allowed"
+        "at byte 0x5c: the header's map holds 17 metalayers, at most 16 are allowed"
     );
     assert_eq!(
         corrupt(|b| b[92..94].copy_from_slice(&[0xff, 0xff])),
-        "at byte 0x5c: the map holds 65535 metalayers, at most 16 are allowed"
+        "at byte 0x5c: the header's map holds 65535 metalayers, at most 16 are allowed"
     );
 }
 
@@ -430,11 +433,11 @@ fn error_offsets() {
     );
     assert_eq!(
         corrupt(|b| put_i32(b, 0x64, 9999)),
-        r#"at byte 0x64: metalayer "b2nd" content offset 9999 lies outside the header (header_len 240)"#
+        r#"at byte 0x64: metalayer "b2nd" content offset 9999 lies outside the header, which ends at byte 0xf0 (header_len 240)"#
     );
     assert_eq!(
         corrupt(|b| put_i32(b, 0x64, 240)),
-        r#"at byte 0x64: metalayer "b2nd" content offset 240 lies outside the header (header_len 240)"#
+        r#"at byte 0x64: metalayer "b2nd" content offset 240 lies outside the header, which ends at byte 0xf0 (header_len 240)"#
     );
     assert_eq!(
         corrupt(|b| put_i32(b, 0x64, 91)),
@@ -443,7 +446,7 @@ fn error_offsets() {
     // "units" (offset stored at 0x6f) pointing one byte past its 0xc6.
     assert_eq!(
         corrupt(|b| put_i32(b, 0x6f, 0xcd)),
-        r#"at byte 0xcd: expected content marker 0xc6 (bin32) of metalayer "units", found 0x00"#
+        r#"at byte 0x6f: metalayer "units" content offset 205 points at byte 0xcd, which holds 0x00, not the 0xc6 (bin32) marker of a content"#
     );
 }
 
@@ -475,12 +478,12 @@ fn error_content_array() {
     );
     assert_eq!(
         corrupt(|b| b[0x90..0x92].copy_from_slice(&4u16.to_be_bytes())),
-        "at byte 0x90: the content array holds 4 metalayers, the map 5"
+        "at byte 0x90: the header's content array holds 4 metalayers, the map 5"
     );
     // More contents than the rest of the header can hold: refused before any is read.
     assert_eq!(
         corrupt(|b| b[0x90..0x92].copy_from_slice(&[0xff, 0xff])),
-        "at byte 0x90: the content array holds 65535 metalayers, the map 5"
+        "at byte 0x90: the header's content array holds 65535 metalayers, the map 5"
     );
     // One more than there are: the decoder looks for it where the header ends.
     assert_eq!(
@@ -519,19 +522,20 @@ fn header_len_beyond_the_file_is_refused() {
     let path = tmp.file("beyond.b2nd", &bytes);
     let err = read_metalayers(&path).unwrap_err();
     assert!(matches!(
-        err,
-        FrameError::HeaderLenExceedsFile {
-            header_len: 500,
-            file_len: 315
+        err.kind(),
+        FrameErrorKind::PastInput {
+            len: 500,
+            input_len: 315,
+            file: true
         }
     ));
     assert_eq!(
         err.to_string(),
-        "at byte 0x0b: header_len 500 exceeds the file length 315"
+        "at byte 0x0b: header_len 500 runs past the end of the file (315 bytes)"
     );
     assert_eq!(
         parse_err(&bytes),
-        "at byte 0x0b: header_len 500 exceeds the input length 315"
+        "at byte 0x0b: header_len 500 runs past the end of the input (315 bytes)"
     );
 }
 
@@ -548,7 +552,8 @@ fn a_directory_without_chunks_b2frame() {
     );
     // A chunks.b2frame that is itself a directory is no better.
     fs::create_dir(tmp.0.join("chunks.b2frame")).unwrap();
-    assert!(matches!(read_metalayers(&tmp.0), Err(FrameError::NotSparseFrame { path }) if path == tmp.0));
+    let err = read_metalayers(&tmp.0).unwrap_err();
+    assert!(matches!(err.kind(), FrameErrorKind::NotSparseFrame { path } if *path == tmp.0));
 }
 
 #[test]
@@ -569,7 +574,7 @@ fn io_errors_name_the_path() {
     let missing = tmp.0.join("missing.b2nd");
     let err = read_metalayers(&missing).unwrap_err();
     assert_eq!(err.to_string(), format!("cannot read {}", missing.display()));
-    let FrameError::Io { path, source } = &err else {
+    let FrameErrorKind::Io { path, source } = err.kind() else {
         panic!("{err:?}")
     };
     assert_eq!(path, &missing);

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use metalayer::frame::{
-    FrameError, TRAILER_TAIL_LEN, parse_frame, read_frame, read_frame_from, read_metalayers, read_metalayers_from,
+    FrameErrorKind, TRAILER_TAIL_LEN, parse_frame, read_frame, read_frame_from, read_metalayers, read_metalayers_from,
 };
 use serde_json::Value;
 
@@ -222,7 +222,7 @@ fn io_errors_from_a_reader() {
     for ok in [10, 300] {
         let err = read_frame_from(Failing(io::Cursor::new(bytes.clone()), ok)).unwrap_err();
         assert!(
-            matches!(&err, FrameError::Read { source } if source.to_string() == "disk on fire"),
+            matches!(err.kind(), FrameErrorKind::Read { source } if source.to_string() == "disk on fire"),
             "{err:?}"
         );
         assert_eq!(err.to_string(), "cannot read the frame");

@@ -6,8 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use metalayer::frame::{
-    Frame, FrameError, FrameHeader, FrameTrailer, MAX_METALAYERS, header_len, parse_frame, parse_header, read_frame,
-    read_metalayers,
+    Frame, FrameErrorKind, FrameHeader, FrameTrailer, MAX_METALAYERS, OffsetMiss, Section, header_len, parse_frame,
+    parse_header, read_frame, read_metalayers,
 };
 use metalayer::prelude::*;
 use serde_json::Value;
@@ -292,7 +292,7 @@ fn trailer_len_past_the_frame_or_negative_is_refused() {
         put_u32(&mut bytes, at, value);
         let err = parse_frame(&bytes).unwrap_err();
         assert!(
-            matches!(err, FrameError::TrailerLenOutOfRange { trailer_len, max: 75, .. } if trailer_len == value),
+            matches!(err.kind(), FrameErrorKind::TrailerLenOutOfRange { trailer_len, max: 75 } if *trailer_len == value),
             "{err:?}"
         );
         assert_eq!(err.to_string(), text);
@@ -325,12 +325,14 @@ fn the_trailer_len_marker() {
     bytes[315 - 23] = 0xcf;
     let err = parse_frame(&bytes).unwrap_err();
     assert!(matches!(
-        err,
-        FrameError::TrailerLenMarker {
-            offset: 0x124,
+        err.kind(),
+        FrameErrorKind::TrailerLenMarker {
+            expected: 0xce,
             found: 0xcf
         }
     ));
+    assert_eq!(err.offset(), Some(0x124));
+    assert_eq!(err.place().map(|p| p.section), Some(Section::Trailer));
     assert_eq!(
         err.to_string(),
         "at byte 0x124: expected trailer_len marker 0xce (uint32) 23 bytes before the end of the frame, found 0xcf"
@@ -438,15 +440,40 @@ fn vlmetalayer_offsets_outside_their_contents() {
         let mut bytes = ctable_embed();
         put_i32(&mut bytes, 0x96, offset);
         let err = parse_frame(&bytes).unwrap_err();
+        // The trailer is at 0x7c and ends at frame_len 245 (0xf5); its one content's 0xc6 is
+        // at 0x9d, its length 60 in the four bytes after it.
+        let (miss, reason) = match offset {
+            -1 => (OffsetMiss::Negative, "is negative".to_owned()),
+            121 | 0x7fff_ffff => (
+                OffsetMiss::Outside { end: 245 },
+                "lies outside the trailer, which ends at byte 0xf5 (frame_len 245)".to_owned(),
+            ),
+            0 | 0x20 => (
+                OffsetMiss::BeforeContents { start: 0x9d },
+                "points before the content section, which starts at byte 0x9d".to_owned(),
+            ),
+            _ => {
+                let at = 0x7c + offset as usize;
+                let found = bytes[at];
+                assert_ne!(found, 0xc6, "{why}");
+                (
+                    OffsetMiss::NotMarker { at: at as u64, found },
+                    format!(
+                        "points at byte {at:#04x}, which holds 0x{found:02x}, not the 0xc6 (bin32) marker of a content"
+                    ),
+                )
+            }
+        };
         assert!(
-            matches!(&err, FrameError::VlContentOffset { offset: 0x96, name, content_offset, trailer_offset: 0x7c }
-                if name == "estore_metadata" && *content_offset == offset),
+            matches!(err.kind(), FrameErrorKind::ContentOffset { name, stored, from: 0x7c, miss: m }
+                if name == "estore_metadata" && *stored == offset && *m == miss),
             "{why}: {err:?}"
         );
+        assert_eq!(err.offset(), Some(0x96));
         assert_eq!(
             err.to_string(),
             format!(
-                "at byte 0x96: vlmetalayer \"estore_metadata\" content offset {offset} (from the trailer at byte 0x7c) does not point at the 0xc6 marker of a content in the trailer"
+                "at byte 0x96: vlmetalayer \"estore_metadata\" content offset {offset} (from the trailer at byte 0x7c) {reason}"
             ),
             "{why}"
         );
@@ -465,12 +492,11 @@ fn a_map16_count_of_0xffff() {
     put_u16(&mut bytes, 0x83, 0xffff);
     let err = parse_frame(&bytes).unwrap_err();
     assert!(matches!(
-        err,
-        FrameError::TooManyVlMetalayers {
-            offset: 0x83,
-            count: 0xffff
-        }
+        err.kind(),
+        FrameErrorKind::TooManyMetalayers { count: 0xffff }
     ));
+    assert_eq!(err.offset(), Some(0x83));
+    assert_eq!(err.place().map(|p| p.section), Some(Section::Trailer));
     assert_eq!(
         err.to_string(),
         "at byte 0x83: the trailer's map holds 65535 vlmetalayers, at most 16 are allowed"
@@ -480,20 +506,17 @@ fn a_map16_count_of_0xffff() {
     put_u16(&mut bytes, 0x5c, 0xffff);
     assert_eq!(
         frame_err(&bytes),
-        "at byte 0x5c: the map holds 65535 metalayers, at most 16 are allowed"
+        "at byte 0x5c: the header's map holds 65535 metalayers, at most 16 are allowed"
     );
     // The array16 of contents, at 0x9b, likewise: more contents than the trailer can hold.
     let mut bytes = ctable_embed();
     put_u16(&mut bytes, 0x9b, 0xffff);
     let err = parse_frame(&bytes).unwrap_err();
     assert!(matches!(
-        err,
-        FrameError::VlCountMismatch {
-            offset: 0x9b,
-            expected: 1,
-            found: 0xffff
-        }
+        err.kind(),
+        FrameErrorKind::CountMismatch { map: 1, array: 0xffff }
     ));
+    assert_eq!(err.offset(), Some(0x9b));
     assert_eq!(
         err.to_string(),
         "at byte 0x9b: the trailer's content array holds 65535 vlmetalayers, the map 1"
@@ -566,14 +589,7 @@ fn hand_built_trailers() {
     // More contents than names.
     let bytes = with_trailer(&[("a", 19)], &[x, y]);
     let err = parse_frame(&bytes).unwrap_err();
-    assert!(matches!(
-        err,
-        FrameError::VlCountMismatch {
-            expected: 1,
-            found: 2,
-            ..
-        }
-    ));
+    assert!(matches!(err.kind(), FrameErrorKind::CountMismatch { map: 1, array: 2 }));
     assert_eq!(
         err.to_string(),
         format!(
@@ -585,8 +601,16 @@ fn hand_built_trailers() {
     // An offset at a 0xc6 byte that is a content's data, not its marker.
     let z: &[u8] = &[0xc6, 0, 0, 0, 0];
     let err = parse_frame(&with_trailer(&[("a", 19 + 5)], &[z])).unwrap_err();
+    // The trailer starts at 124; the content's own 0xc6 is at its byte 19.
     assert!(
-        matches!(err, FrameError::VlContentOffset { content_offset: 24, .. }),
+        matches!(
+            err.kind(),
+            FrameErrorKind::ContentOffset {
+                stored: 24,
+                miss: OffsetMiss::InsideContent { start: 143 },
+                ..
+            }
+        ),
         "{err:?}"
     );
 
@@ -596,7 +620,7 @@ fn hand_built_trailers() {
     let contents: Vec<&[u8]> = vec![b"v"; MAX_METALAYERS + 1];
     let err = parse_frame(&with_trailer(&pairs, &contents)).unwrap_err();
     assert!(
-        matches!(err, FrameError::TooManyVlMetalayers { count: 17, .. }),
+        matches!(err.kind(), FrameErrorKind::TooManyMetalayers { count: 17 }),
         "{err:?}"
     );
 }
@@ -614,19 +638,13 @@ fn trailer_entries_must_end_at_frame_len() {
     bytes[16..24].copy_from_slice(&frame_len.to_be_bytes());
     let err = parse_frame(&bytes).unwrap_err();
     assert!(
-        matches!(
-            err,
-            FrameError::TrailerLenPastEntries {
-                end: 159,
-                trailer_len: 58,
-                frame_len: 182
-            }
-        ),
+        matches!(err.kind(), FrameErrorKind::EntriesEndEarly { end: 182 }),
         "{err:?}"
     );
+    assert_eq!(err.offset(), Some(159));
     assert_eq!(
         err.to_string(),
-        "at byte 0x9f: the trailer's last entry ends here, but the trailer runs to frame_len 182 (trailer_len 58)"
+        "at byte 0x9f: the trailer's last entry ends here, but the trailer runs to frame_len 182"
     );
 
     // A trailer_len one byte larger, over one byte of padding: the trailer starts at it.
@@ -649,13 +667,8 @@ fn headers_whose_entries_end_before_header_len() {
     let mut bytes = ctable_embed();
     put_i32(&mut bytes, 11, 125);
     let err = parse_header(&bytes).unwrap_err();
-    assert!(matches!(
-        err,
-        FrameError::HeaderLenPastEntries {
-            end: 124,
-            header_len: 125
-        }
-    ));
+    assert!(matches!(err.kind(), FrameErrorKind::EntriesEndEarly { end: 125 }));
+    assert_eq!(err.offset(), Some(124));
     assert_eq!(
         err.to_string(),
         "at byte 0x7c: the header's last entry ends here, but header_len is 125"
@@ -672,16 +685,16 @@ fn header_offsets_inside_a_content() {
     let err = parse_header(&bytes).unwrap_err();
     assert!(
         matches!(
-            err,
-            FrameError::ContentOffsetInsideContent {
-                offset: 0x64,
-                content_offset: 0xa0,
-                content_start: 0x92,
+            err.kind(),
+            FrameErrorKind::ContentOffset {
+                stored: 0xa0,
+                miss: OffsetMiss::InsideContent { start: 0x92 },
                 ..
             }
         ),
         "{err:?}"
     );
+    assert_eq!(err.offset(), Some(0x64));
     assert_eq!(
         err.to_string(),
         "at byte 0x64: metalayer \"b2nd\" content offset 160 points inside the content that starts at byte 0x92, not at the start of a content"
@@ -696,7 +709,8 @@ fn a_frame_type_that_contradicts_the_directory() {
     // A contiguous frame's bytes as a sparse frame's chunks.b2frame.
     fs::write(dir.join("chunks.b2frame"), fixture("files/blosc2-4/meta_user.b2nd")).unwrap();
     for err in [read_frame(&dir).unwrap_err(), read_metalayers(&dir).unwrap_err()] {
-        assert!(matches!(&err, FrameError::NotSparseFrameType { found: 0, path } if path == &dir));
+        assert!(matches!(err.kind(), FrameErrorKind::NotSparseFrameType { found: 0, path } if path == &dir));
+        assert_eq!(err.offset(), Some(0x1a));
         assert_eq!(
             err.to_string(),
             format!(

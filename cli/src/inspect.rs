@@ -4,7 +4,7 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use metalayer::frame::FrameError;
+use metalayer::frame::FrameErrorKind;
 use metalayer::report::{Context, FrameReport};
 use metalayer::value::{shown_name, write_json, write_pretty};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -51,7 +51,10 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
         Err(e) => {
             let text = chain(&e);
             // An I/O error already names the file it could not read.
-            if matches!(e, FrameError::Io { .. } | FrameError::NotSparseFrame { .. }) {
+            if matches!(
+                e.kind(),
+                FrameErrorKind::Io { .. } | FrameErrorKind::NotSparseFrame { .. }
+            ) {
                 out.error(&text);
             } else {
                 out.error(format_args!("{}: {text}", shown_name(&shown)));

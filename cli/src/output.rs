@@ -167,10 +167,7 @@ mod chain_tests {
 
     #[test]
     fn chain_shows_each_source_once() {
-        let err = metalayer::frame::FrameError::Io {
-            path: "x.b2nd".into(),
-            source: std::io::Error::new(std::io::ErrorKind::NotFound, "gone"),
-        };
+        let err = metalayer::frame::FrameError::io("x.b2nd", std::io::Error::new(std::io::ErrorKind::NotFound, "gone"));
         assert_eq!(chain(&err), "cannot read x.b2nd: gone");
         let not_io = metalayer::frame::parse_header(b"").unwrap_err();
         assert_eq!(chain(&not_io), not_io.to_string());

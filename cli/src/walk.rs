@@ -76,10 +76,7 @@ impl Source {
             Source::Stdin => read_stream(io::stdin().lock(), Path::new("<stdin>")),
             Source::File(path) | Source::Sparse(path) => read_path(path),
             Source::Stream(path) => {
-                let file = File::open(path).map_err(|source| FrameError::Io {
-                    path: path.clone(),
-                    source,
-                })?;
+                let file = File::open(path).map_err(|source| FrameError::io(path.clone(), source))?;
                 read_stream(file, path)
             }
         }
@@ -122,10 +119,7 @@ pub enum Found {
 /// stream shorter than its lengths claim costs only its own length, and nothing after
 /// `frame_len` is read. `name` names the stream in I/O errors.
 pub fn read_stream(mut reader: impl Read, name: &Path) -> Result<Reading, FrameError> {
-    let io_error = |source| FrameError::Io {
-        path: name.to_path_buf(),
-        source,
-    };
+    let io_error = |source| FrameError::io(name, source);
     let mut bytes = Vec::with_capacity(frame::PREFIX_LEN);
     let prefix_len = u64::try_from(frame::PREFIX_LEN).unwrap_or(u64::MAX);
     Read::by_ref(&mut reader)
@@ -247,10 +241,7 @@ fn walked(walk: &mut walkdir::IntoIter, entry: walkdir::DirEntry) -> Option<Foun
         Ok(false) => None,
         Err(source) => {
             let path = entry.into_path();
-            let message = chain(&FrameError::Io {
-                path: path.clone(),
-                source,
-            });
+            let message = chain(&FrameError::io(path.clone(), source));
             Some(Found::Error { path, message })
         }
     }
@@ -284,10 +275,12 @@ mod tests {
         assert_eq!(&FRAME_MAGIC[2..], b"b2frame\0");
         // The frame reader gets past the magic and stops at header_len's marker.
         let err = frame::header_len(&FRAME_MAGIC).unwrap_err();
-        assert!(matches!(err, FrameError::Truncated { offset: 10, .. }), "{err}");
+        assert_eq!(err.offset(), Some(10), "{err}");
+        assert!(matches!(err.kind(), frame::FrameErrorKind::Decode { .. }), "{err}");
         let mut other = FRAME_MAGIC;
         other[9] = 1;
-        assert!(matches!(frame::header_len(&other), Err(FrameError::BadMagic { .. })));
+        let err = frame::header_len(&other).unwrap_err();
+        assert!(matches!(err.kind(), frame::FrameErrorKind::BadMagic { .. }), "{err}");
     }
 
     #[test]
@@ -336,9 +329,13 @@ mod tests {
         let err = read_stream(&bytes[..0x80], Path::new("x")).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "at byte 0x0b: header_len 165 exceeds the input length 128"
+            "at byte 0x0b: header_len 165 runs past the end of the input (128 bytes)"
         );
         let err = read_stream(&b"\x9e\xa8b2frame"[..], Path::new("x")).unwrap_err();
-        assert!(matches!(err, FrameError::Truncated { offset: 0, len: 9, .. }), "{err}");
+        assert!(
+            matches!(err.kind(), frame::FrameErrorKind::Truncated { len: 9 }),
+            "{err}"
+        );
+        assert_eq!(err.offset(), Some(0));
     }
 }

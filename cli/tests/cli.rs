@@ -198,10 +198,13 @@ fn truncated_file_names_path_and_offset() {
     let dir = scratch("truncated");
     let original = std::fs::read(fixture("files/blosc2-4/dtype_i4le.b2nd")).expect("fixture");
     for (len, message) in [
-        (120, "at byte 0x0b: header_len 165 exceeds the file length 120"),
+        (
+            120,
+            "at byte 0x0b: header_len 165 runs past the end of the file (120 bytes)",
+        ),
         (
             20,
-            "at byte 0x10: expected frame_len (u64), found the end of the input (20 bytes)",
+            "frame_header_v2: at byte 0x10 in frame_len: expected 8 more bytes, found 4",
         ),
         (0, "at byte 0x00: expected frame magic"),
     ] {

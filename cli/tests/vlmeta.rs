@@ -142,7 +142,7 @@ fn a_trailer_that_cannot_be_read_leaves_the_metalayers() {
     let error = report["error"].as_str().unwrap_or_default();
     assert_eq!(
         error,
-        "the trailer: at byte 0x10: frame_len 315 runs past the end of the input (300 bytes)"
+        "the trailer: at byte 0x10: frame_len 315 runs past the end of the file (300 bytes)"
     );
     assert_eq!(stderr(&out), format!("metalayer: {path}: {error}\n"));
 

@@ -57,7 +57,7 @@ fn broken_frame() -> Vec<u8> {
     read_fixture("files/blosc2-4/dtype_i4le.b2nd")[..120].to_vec()
 }
 
-const BROKEN: &str = "at byte 0x0b: header_len 165 exceeds the file length 120";
+const BROKEN: &str = "at byte 0x0b: header_len 165 runs past the end of the file (120 bytes)";
 
 /// A tree with frames under odd names, a sparse frame, files that are not frames and a broken
 /// frame in the middle. Created in reverse order, so that the order of the output is the
@@ -348,7 +348,7 @@ fn dash_reads_one_frame_from_stdin() {
     // A header cut short, and no frame at all.
     let out = run_stdin(&["inspect", "--jsonl", "-"], &broken_frame());
     assert_eq!(out.status.code(), Some(1));
-    let message = "at byte 0x0b: header_len 165 exceeds the input length 120";
+    let message = "at byte 0x0b: header_len 165 runs past the end of the input (120 bytes)";
     assert_eq!(stderr(&out), format!("metalayer: <stdin>: {message}\n"));
     assert_eq!(jsonl(&out), [serde_json::json!({"path": "-", "error": message})]);
     let out = run_stdin(&["inspect", "-"], b"");

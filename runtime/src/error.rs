@@ -178,6 +178,61 @@ impl Path {
         }
     }
 
+    /// How many levels the path names (0 for the container and the end). Each level is an entry
+    /// or an element, as [`level`](Self::level) returns it.
+    ///
+    /// ```
+    /// use metalayer_runtime::Path;
+    ///
+    /// assert_eq!(Path::entry(&"meta").child(&"kind").depth(), 2);
+    /// assert_eq!(Path::CONTAINER.depth(), 0);
+    /// ```
+    pub const fn depth(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Level `i` of the path, outermost first: the entry's name (empty for an element of an
+    /// element, `[2]` in `a[1][2]`) and the element's index, if the level names one. A path that
+    /// was too deep keeps its innermost [`PATH_DEPTH`] levels.
+    ///
+    /// ```
+    /// use metalayer_runtime::Path;
+    ///
+    /// let path = Path::entry(&"metalayers").child(&"contents").index(3);
+    /// assert_eq!(path.level(0), Some(("metalayers", None)));
+    /// assert_eq!(path.level(1), Some(("contents", Some(3))));
+    /// assert_eq!(path.level(2), None);
+    /// assert_eq!(Path::element(&"a", 1).index(2).level(1), Some(("", Some(2))));
+    /// ```
+    pub const fn level(&self, i: usize) -> Option<(&'static str, Option<usize>)> {
+        if i >= self.len as usize {
+            return None;
+        }
+        let index = self.indices[i];
+        let index = if index == NO_INDEX { None } else { Some(index as usize) };
+        Some((*self.names[i], index))
+    }
+
+    /// Whether the path is exactly these levels (names and indices, outermost first) and no
+    /// outer level was dropped.
+    ///
+    /// ```
+    /// use metalayer_runtime::Path;
+    ///
+    /// let path = Path::entry(&"metalayers").child(&"contents");
+    /// assert!(path.is(&[("metalayers", None), ("contents", None)]));
+    /// assert!(!path.index(0).is(&[("metalayers", None), ("contents", None)]));
+    /// ```
+    pub fn is(&self, levels: &[(&str, Option<usize>)]) -> bool {
+        !self.end
+            && !self.elided
+            && levels.len() == self.depth()
+            && levels
+                .iter()
+                .enumerate()
+                .all(|(i, level)| self.level(i) == Some(*level))
+    }
+
     /// Whether the path is the top-level container.
     ///
     /// ```

@@ -1,0 +1,459 @@
+//! Reading frames from files, sparse-frame directories and readers; [`FrameBytes`].
+
+use std::borrow::Cow;
+use std::fs::{self, File};
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::vec;
+use std::vec::Vec;
+
+use metalayer_runtime::Decoder;
+use metalayer_runtime::wire::Family;
+
+use super::header::{decode_header, header_bytes, past_input};
+use super::trailer::{decode_trailer, tail_at, trailer_place};
+use super::{
+    ARRAY16_MARKER, BIN32_MARKER, Entry, FRAME_TYPE_AT, Frame, FrameError, FrameErrorKind, FrameHeader, FrameMetalayer,
+    FrameRef, MAP16_MARKER, MetalayerRef, PREFIX_LEN, SECTION_MAP_AT, SECTION_PAIRS_AT, Section, TRAILER_SECTION_AT,
+    TRAILER_TAIL_LEN, be_u16, be_u32, byte_at, parse_frame_borrowed, span, types, wide,
+};
+
+/// The name of the file holding the frame header and trailer in a sparse-frame directory.
+const SPARSE_HEADER_FILE: &str = "chunks.b2frame";
+
+/// The frame type byte of a sparse frame (`FRAME_DIRECTORY_TYPE` in c-blosc2).
+const SPARSE_FRAME_TYPE: u8 = 1;
+
+/// Reads `len` bytes at `at` (which the caller has checked lie in the input).
+fn read_at<R: Read + Seek>(
+    reader: &mut R,
+    at: u64,
+    len: u64,
+    io_error: &dyn Fn(io::Error) -> FrameError,
+) -> Result<Vec<u8>, FrameError> {
+    reader.seek(SeekFrom::Start(at)).map_err(io_error)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    reader.take(len).read_to_end(&mut bytes).map_err(io_error)?;
+    Ok(bytes)
+}
+
+/// Reads the header: the first [`PREFIX_LEN`] bytes, then the rest of `header_len`. Returns the
+/// input's length too.
+fn read_header<R: Read + Seek>(
+    reader: &mut R,
+    io_error: &dyn Fn(io::Error) -> FrameError,
+) -> Result<(Vec<u8>, u64), FrameError> {
+    let file_len = reader.seek(SeekFrom::End(0)).map_err(io_error)?;
+    let mut header = read_at(reader, 0, wide(PREFIX_LEN), io_error)?;
+    let header_len = super::header_len(&header)?;
+    if wide(header_len) > file_len {
+        return Err(past_input(header_len, file_len, true));
+    }
+    // `header_len` is now bounded by both the input's length and `MAX_HEADER_LEN`.
+    let rest = header_len.saturating_sub(header.len());
+    header.reserve_exact(rest);
+    reader.take(wide(rest)).read_to_end(&mut header).map_err(io_error)?;
+    Ok((header, file_len))
+}
+
+/// Reads a frame's header and trailer from `reader`.
+fn read_frame_with<R: Read + Seek>(
+    reader: &mut R,
+    io_error: &dyn Fn(io::Error) -> FrameError,
+    sparse_dir: Option<&Path>,
+) -> Result<Frame, FrameError> {
+    let bytes = read_frame_bytes_with(reader, io_error, sparse_dir)?;
+    let mut frame = bytes.frame()?.to_owned();
+    if bytes.contents_from.is_some() {
+        // The contents were left in the input: read them for the owned frame.
+        for m in &mut frame.vlmetalayers {
+            m.content = read_at(reader, m.offset, wide(m.content.len()), io_error)?;
+        }
+    }
+    Ok(frame)
+}
+
+/// Reads and checks a frame's header and trailer from `reader`, keeping their bytes.
+fn read_frame_bytes_with<R: Read + Seek>(
+    reader: &mut R,
+    io_error: &dyn Fn(io::Error) -> FrameError,
+    sparse_dir: Option<&Path>,
+) -> Result<FrameBytes, FrameError> {
+    let (mut header, file_len) = read_header(reader, io_error)?;
+    let header_len = header_bytes(&header, true)?.len();
+    header.truncate(header_len);
+    let (h, _) = decode_header(&header)?;
+    check_sparse(&h, sparse_dir)?;
+    let frame_len = h.frame_len;
+    let tail_at = tail_at(header_len, frame_len, file_len, true)?;
+    let tail = read_at(reader, tail_at, wide(TRAILER_TAIL_LEN), io_error)?;
+    let (trailer_offset, trailer_len) = trailer_place(&tail, tail_at, header_len, frame_len)?;
+    let (trailer, whole) = read_trailer(reader, trailer_offset, trailer_len, io_error)?;
+    decode_trailer(&trailer, trailer_offset, frame_len)?;
+    Ok(FrameBytes {
+        header,
+        trailer,
+        trailer_offset,
+        frame_len,
+        contents_from: (!whole).then(PathBuf::new),
+    })
+}
+
+/// Trailers up to this long are read whole; a longer one (its vlmetalayers' chunks are large)
+/// is read as its index and the framing of its contents, whose bytes are read when they are
+/// wanted ([`FrameBytes::content`]).
+const TRAILER_READ_WHOLE: u32 = 16 << 20;
+
+/// Reads a trailer: whole, or, when it is longer than [`TRAILER_READ_WHOLE`], into a buffer of
+/// zeros (pages the system gives only once they are written) that gets the trailer's bytes
+/// except its contents' own: the index, each content's `0xc6` and length, the tail. The
+/// generated decoder then checks the trailer as it would the whole one. `true` when it was read
+/// whole; a trailer whose framing does not read as expected is read whole, for the decoder to
+/// report.
+fn read_trailer<R: Read + Seek>(
+    reader: &mut R,
+    at: u64,
+    len: u32,
+    io_error: &dyn Fn(io::Error) -> FrameError,
+) -> Result<(Vec<u8>, bool), FrameError> {
+    if len <= TRAILER_READ_WHOLE {
+        return Ok((read_at(reader, at, u64::from(len), io_error)?, true));
+    }
+    let len = usize::try_from(len).unwrap_or(usize::MAX);
+    let mut trailer = vec![0u8; len];
+    let mut fill = |t: &mut [u8], from: usize, to: usize| -> Result<(), FrameError> {
+        let to = to.min(t.len());
+        if let Some(part) = t.get_mut(from..to) {
+            reader
+                .seek(SeekFrom::Start(at.saturating_add(wide(from))))
+                .map_err(io_error)?;
+            reader.read_exact(part).map_err(io_error)?;
+        }
+        Ok(())
+    };
+    // The index: the section's map of at most a few hundred bytes, within the first 64 KiB.
+    fill(&mut trailer, 0, 64 << 10)?;
+    if contents_framing(&mut trailer, &mut fill)? {
+        fill(&mut trailer, len.saturating_sub(TRAILER_TAIL_LEN), len)?;
+        return Ok((trailer, false));
+    }
+    drop(trailer);
+    Ok((read_at(reader, at, wide(len), io_error)?, true))
+}
+
+/// Walks a trailer's section as the schema lays it out (the map of names to offsets, then the
+/// array16 of bin32 contents), reading each content's 5-byte header and the 32 bytes after it
+/// into `t` with `fill`;
+/// `false` when the bytes are not laid out so.
+fn contents_framing(
+    t: &mut [u8],
+    fill: &mut impl FnMut(&mut [u8], usize, usize) -> Result<(), FrameError>,
+) -> Result<bool, FrameError> {
+    let map_at = TRAILER_SECTION_AT + SECTION_MAP_AT;
+    let (Some(MAP16_MARKER), Some(count)) = (byte_at(t, map_at), be_u16(t, map_at + 1)) else {
+        return Ok(false);
+    };
+    let mut pos = TRAILER_SECTION_AT + SECTION_PAIRS_AT;
+    for _ in 0..count {
+        let mut d = Decoder::new(t.get(pos..).unwrap_or_default(), "frame_trailer_v1");
+        let Ok(name_len) = d.any_header(Family::Str, false, metalayer_runtime::Path::CONTAINER) else {
+            return Ok(false);
+        };
+        // The name, then the offset: 0xd2 and an int32.
+        pos = pos
+            .saturating_add(d.position())
+            .saturating_add(name_len)
+            .saturating_add(5);
+    }
+    let (Some(ARRAY16_MARKER), Some(contents)) = (byte_at(t, pos), be_u16(t, pos.saturating_add(1))) else {
+        return Ok(false);
+    };
+    pos = pos.saturating_add(3);
+    for _ in 0..contents {
+        // The bin32 header, and the Blosc2 chunk's header after it (what sizes are shown from).
+        fill(t, pos, pos.saturating_add(5 + 32))?;
+        let (Some(BIN32_MARKER), Some(content_len)) = (byte_at(t, pos), be_u32(t, pos.saturating_add(1))) else {
+            return Ok(false);
+        };
+        pos = pos
+            .saturating_add(5)
+            .saturating_add(usize::try_from(content_len).unwrap_or(usize::MAX));
+    }
+    Ok(pos.saturating_add(TRAILER_TAIL_LEN) == t.len())
+}
+
+/// A frame's header and trailer, read and checked, kept as their bytes: [`frame`](Self::frame)
+/// borrows every metalayer and vlmetalayer from them, so nothing is copied. The chunks between
+/// them are never read.
+///
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd");
+/// let bytes = metalayer::frame::read_frame_bytes(path)?;
+/// let frame = bytes.frame()?;
+/// assert_eq!(frame.to_owned(), metalayer::frame::read_frame(path)?);
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameBytes {
+    header: Vec<u8>,
+    trailer: Vec<u8>,
+    trailer_offset: u64,
+    frame_len: u64,
+    /// When the trailer's contents were not read (a long trailer): the file to read them from.
+    contents_from: Option<PathBuf>,
+}
+
+impl FrameBytes {
+    /// The frame, borrowed from the bytes. The bytes were checked when they were read, so this
+    /// decodes their index again without an error.
+    pub fn frame(&self) -> Result<FrameRef<'_>, FrameError> {
+        let (h, metalayers) = decode_header(&self.header)?;
+        let (t, vlmetalayers) = decode_trailer(&self.trailer, self.trailer_offset, self.frame_len)?;
+        Ok(types::frame_of(
+            (&h, self.header.len(), metalayers),
+            (&t, self.trailer_offset, vlmetalayers),
+        ))
+    }
+
+    /// A vlmetalayer's content: borrowed from the trailer, or, when the trailer was long and its
+    /// contents were left in the file, read from the file now.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd");
+    /// let bytes = metalayer::frame::read_frame_bytes(path)?;
+    /// let frame = bytes.frame()?;
+    /// let first = &frame.vlmetalayers[0];
+    /// assert_eq!(&*bytes.content(first)?, first.content);
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn content<'a>(&self, m: &MetalayerRef<'a>) -> Result<Cow<'a, [u8]>, FrameError> {
+        let Some(path) = &self.contents_from else {
+            return Ok(Cow::Borrowed(m.content));
+        };
+        let io_error = |source| FrameError::io(path.clone(), source);
+        let mut file = File::open(path).map_err(io_error)?;
+        read_at(&mut file, m.offset, wide(m.content.len()), &io_error).map(Cow::Owned)
+    }
+
+    /// Whether the vlmetalayers' contents were left in the file (a long trailer), to be read by
+    /// [`content`](Self::content).
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd");
+    /// assert!(!metalayer::frame::read_frame_bytes(path)?.contents_in_file());
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn contents_in_file(&self) -> bool {
+        self.contents_from.is_some()
+    }
+
+    /// The header's and the trailer's bytes held: what reading the frame cost in memory.
+    pub fn len(&self) -> usize {
+        self.header.len().saturating_add(self.trailer.len())
+    }
+
+    /// Always false: a frame has a header.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// A whole frame held in memory, such as one read from a stream, checked as
+    /// [`parse_frame`](super::parse_frame) checks it; only its header and trailer are kept.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// let whole = std::fs::read(path).unwrap();
+    /// let bytes = metalayer::frame::FrameBytes::from_frame(&whole)?;
+    /// assert_eq!(bytes.frame()?.to_owned(), metalayer::frame::parse_frame(&whole)?);
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn from_frame(frame: &[u8]) -> Result<FrameBytes, FrameError> {
+        let parsed = parse_frame_borrowed(frame)?;
+        let header_len = parsed.header.header_len;
+        let (trailer_offset, frame_len) = (parsed.trailer.offset, parsed.header.frame_len);
+        Ok(FrameBytes {
+            header: frame.get(..header_len).unwrap_or_default().to_vec(),
+            trailer: span(frame, trailer_offset, frame_len.saturating_sub(trailer_offset)).to_vec(),
+            trailer_offset,
+            frame_len,
+            contents_from: None,
+        })
+    }
+}
+
+/// Reads a frame's metalayers from `reader`, reading its header only.
+fn read_metalayers_with<R: Read + Seek>(
+    reader: &mut R,
+    io_error: &dyn Fn(io::Error) -> FrameError,
+    sparse_dir: Option<&Path>,
+) -> Result<Vec<FrameMetalayer>, FrameError> {
+    let (header, _) = read_header(reader, io_error)?;
+    let (h, metalayers) = decode_header(header_bytes(&header, true)?)?;
+    check_sparse(&h, sparse_dir)?;
+    Ok(metalayers.iter().map(MetalayerRef::to_owned).collect())
+}
+
+/// In a sparse-frame directory, `chunks.b2frame` must say it is a sparse frame.
+fn check_sparse(header: &FrameHeader<'_>, sparse_dir: Option<&Path>) -> Result<(), FrameError> {
+    match (sparse_dir, header.flags.get(1).copied().unwrap_or_default()) {
+        (Some(path), found) if found != SPARSE_FRAME_TYPE => {
+            let kind = FrameErrorKind::NotSparseFrameType {
+                path: path.to_path_buf(),
+                found,
+            };
+            Err(FrameError::at(
+                wide(FRAME_TYPE_AT),
+                Section::Header,
+                Entry::Field("flags"),
+                kind,
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The file that holds the frame's header and trailer: `path` itself, or a sparse-frame
+/// directory's `chunks.b2frame` (with the directory).
+fn frame_file(path: &Path) -> Result<(PathBuf, Option<&Path>), FrameError> {
+    let io_error = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| FrameError::io(path, source)
+    };
+    if !fs::metadata(path).map_err(io_error(path))?.is_dir() {
+        return Ok((path.to_path_buf(), None));
+    }
+    let sparse_path = path.join(SPARSE_HEADER_FILE);
+    match fs::metadata(&sparse_path) {
+        Ok(meta) if meta.is_file() => Ok((sparse_path, Some(path))),
+        Ok(_) => Err(not_sparse(path)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(not_sparse(path)),
+        Err(e) => Err(io_error(&sparse_path)(e)),
+    }
+}
+
+/// Opens a frame file, and reads from it with `read`.
+fn with_file<T>(
+    path: &Path,
+    read: impl FnOnce(&mut File, &dyn Fn(io::Error) -> FrameError, Option<&Path>) -> Result<T, FrameError>,
+) -> Result<T, FrameError> {
+    let (file_path, sparse_dir) = frame_file(path)?;
+    let io_error = |source| FrameError::io(file_path.clone(), source);
+    let mut file = File::open(&file_path).map_err(io_error)?;
+    read(&mut file, &io_error, sparse_dir)
+}
+
+/// Reads the metalayers of a frame file, in stored order, reading only its header.
+///
+/// `path` is a contiguous frame file (`.b2nd`, `.b2frame`, `.cat`) or a sparse-frame directory,
+/// whose `chunks.b2frame` is read (and must say it is a sparse frame). The first [`PREFIX_LEN`]
+/// bytes give `header_len`, which is checked against the file's length before exactly
+/// `header_len` bytes are read; the chunks and the trailer are never read. See the [module
+/// documentation](super) for what is checked.
+///
+/// ```
+/// use metalayer::frame::read_metalayers;
+///
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/sparse_meta.b2nd");
+/// let metalayers = read_metalayers(dir)?;
+/// assert_eq!(metalayers.len(), 5);
+/// assert_eq!(metalayers[3].name, "tags");
+/// assert_eq!(metalayers[3].content, [0x93, 0x01, 0x02, 0x03]);
+///
+/// let missing = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/no-such-file.b2nd");
+/// let err = read_metalayers(missing).unwrap_err();
+/// assert_eq!(err.to_string(), format!("cannot read {missing}"));
+/// // Why is the source, an io error.
+/// let why = std::error::Error::source(&err).unwrap().downcast_ref::<std::io::Error>().unwrap();
+/// assert_eq!(why.kind(), std::io::ErrorKind::NotFound);
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+pub fn read_metalayers(path: impl AsRef<Path>) -> Result<Vec<FrameMetalayer>, FrameError> {
+    with_file(path.as_ref(), |file, io_error, sparse_dir| {
+        read_metalayers_with(file, io_error, sparse_dir)
+    })
+}
+
+/// Reads a frame's header and trailer: the header's fields, the metalayers, the trailer's
+/// fields and the vlmetalayers, reading nothing in between.
+///
+/// `path` is a contiguous frame file or a sparse-frame directory, as for [`read_metalayers`].
+/// The header is read as [`read_metalayers`] reads it; then the [`TRAILER_TAIL_LEN`] bytes
+/// before `frame_len`, which give `trailer_len`; then the trailer's `trailer_len` bytes. See the
+/// [module documentation](super) for what is checked.
+///
+/// ```
+/// use metalayer::frame::read_frame;
+///
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/sparse_mixed.b2nd");
+/// let frame = read_frame(dir)?;
+/// assert_eq!(frame.header.frame_type(), 1);
+/// assert_eq!(frame.metalayers[0].name, "b2nd");
+/// assert!(!frame.vlmetalayers.is_empty());
+/// for vl in &frame.vlmetalayers {
+///     assert!(vl.offset > frame.trailer.offset);
+/// }
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+pub fn read_frame(path: impl AsRef<Path>) -> Result<Frame, FrameError> {
+    with_file(path.as_ref(), |file, io_error, sparse_dir| {
+        read_frame_with(file, io_error, sparse_dir)
+    })
+}
+
+/// [`read_frame`], keeping the header's and the trailer's bytes instead of copying each
+/// metalayer and vlmetalayer out of them: a frame whose vlmetalayers are large is held once.
+pub fn read_frame_bytes(path: impl AsRef<Path>) -> Result<FrameBytes, FrameError> {
+    let (file_path, _) = frame_file(path.as_ref())?;
+    let mut bytes = with_file(path.as_ref(), |file, io_error, sparse_dir| {
+        read_frame_bytes_with(file, io_error, sparse_dir)
+    })?;
+    if bytes.contents_from.is_some() {
+        bytes.contents_from = Some(file_path);
+    }
+    Ok(bytes)
+}
+
+/// [`read_frame`] on any reader that holds a frame from its first byte: the input's length is
+/// found by seeking to its end. Io errors are [`FrameErrorKind::Read`].
+///
+/// ```
+/// use std::io::Cursor;
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/scalars.b2nd");
+/// let bytes = std::fs::read(path).unwrap();
+/// let frame = metalayer::frame::read_frame_from(Cursor::new(&bytes))?;
+/// assert_eq!(frame, metalayer::frame::parse_frame(&bytes)?);
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+pub fn read_frame_from<R: Read + Seek>(mut reader: R) -> Result<Frame, FrameError> {
+    read_frame_with(&mut reader, &read_error, None)
+}
+
+/// [`read_metalayers`] on any reader that holds a frame from its first byte, reading only the
+/// header. Io errors are [`FrameErrorKind::Read`].
+///
+/// ```
+/// use std::io::Cursor;
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+/// let bytes = std::fs::read(path).unwrap();
+/// let metalayers = metalayer::frame::read_metalayers_from(Cursor::new(&bytes))?;
+/// assert_eq!(metalayers.len(), 5);
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+pub fn read_metalayers_from<R: Read + Seek>(mut reader: R) -> Result<Vec<FrameMetalayer>, FrameError> {
+    read_metalayers_with(&mut reader, &read_error, None)
+}
+
+/// A reader's io error.
+fn read_error(source: io::Error) -> FrameError {
+    FrameErrorKind::Read { source }.into()
+}
+
+/// A directory that is not a sparse frame.
+fn not_sparse(path: &Path) -> FrameError {
+    FrameErrorKind::NotSparseFrame {
+        path: path.to_path_buf(),
+    }
+    .into()
+}
