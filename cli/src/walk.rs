@@ -168,6 +168,7 @@ pub fn frames(paths: &[PathBuf], follow: bool) -> Frames<'_> {
     Frames {
         args: paths.iter(),
         walk: None,
+        reported: false,
         follow,
     }
 }
@@ -177,6 +178,9 @@ pub struct Frames<'a> {
     args: std::slice::Iter<'a, PathBuf>,
     /// The directory being walked, and the walk.
     walk: Option<(&'a Path, walkdir::IntoIter)>,
+    /// Whether the walk has reported anything yet: a directory under which nothing is found is
+    /// an error of its own, so that an empty result never passes silently.
+    reported: bool,
     follow: bool,
 }
 
@@ -186,16 +190,24 @@ impl Iterator for Frames<'_> {
     fn next(&mut self) -> Option<Found> {
         loop {
             if let Some((root, walk)) = &mut self.walk {
-                match walk.next() {
-                    None => self.walk = None,
-                    Some(Err(e)) => return Some(walk_error(root, &e)),
-                    Some(Ok(entry)) => {
-                        if let Some(found) = walked(walk, entry) {
-                            return Some(found);
+                let found = match walk.next() {
+                    None => {
+                        let root = root.to_path_buf();
+                        self.walk = None;
+                        if self.reported {
+                            continue;
                         }
+                        let message = format!("{}: no Blosc2 frame found under this directory", root.display());
+                        Found::Error { path: root, message }
                     }
-                }
-                continue;
+                    Some(Err(e)) => walk_error(root, &e),
+                    Some(Ok(entry)) => match walked(walk, entry) {
+                        Some(found) => found,
+                        None => continue,
+                    },
+                };
+                self.reported = true;
+                return Some(found);
             }
             let arg = self.args.next()?;
             if arg.as_os_str() == "-" {
@@ -212,6 +224,7 @@ impl Iterator for Frames<'_> {
                         .min_depth(1)
                         .into_iter();
                     self.walk = Some((arg, walk));
+                    self.reported = false;
                 }
                 Ok(meta) if !meta.is_file() => return Some(Found::Frame(Source::Stream(arg.clone()))),
                 // A regular file, or a path that cannot be read: the frame reader says why.

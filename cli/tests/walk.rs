@@ -203,15 +203,26 @@ fn directory_without_frames() {
     let dir = tempfile::tempdir().expect("tempdir");
     write(&dir.path().join("x/readme.txt"), b"hello");
     let path = dir.path().display().to_string();
+    // An empty result is an error of the run, on stderr, never silence.
+    let message = format!("{path}: no Blosc2 frame found under this directory");
     let out = run(&["inspect", &path]);
     assert_eq!(
         (out.status.code(), stdout(&out), stderr(&out)),
-        (Some(0), String::new(), String::new())
+        (Some(1), String::new(), format!("metalayer: {message}\n"))
     );
     let out = run(&["inspect", "--json", &path]);
-    assert_eq!((out.status.code(), stdout(&out)), (Some(0), "[]\n".to_owned()));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(json(&out), serde_json::json!([{ "path": path, "error": message }]));
     let out = run(&["inspect", "--jsonl", &path]);
-    assert_eq!((out.status.code(), stdout(&out)), (Some(0), String::new()));
+    assert_eq!(out.status.code(), Some(1));
+    // A directory that holds a frame beside it is not reported.
+    let frames = tempfile::tempdir().expect("tempdir");
+    std::fs::copy(fixture("files/blosc2-4/meta_user.b2nd"), frames.path().join("a.b2nd")).expect("copy");
+    let out = run(&["inspect", "--jsonl", &path, &frames.path().display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out).lines().count(), 2, "{}", stdout(&out));
+    let out = run(&["inspect", &frames.path().display().to_string()]);
+    assert_eq!((out.status.code(), stderr(&out)), (Some(0), String::new()));
 }
 
 /// The walk of every fixture finds exactly the frames python-blosc2 and caterva wrote, in
