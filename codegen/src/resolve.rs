@@ -6,7 +6,8 @@
 //! exist yet: had the file taken precedence, adding it beside a struct that used the built-in
 //! would change nothing until some other change rebuilt the crate. With the built-in always
 //! winning, a build that has not seen the new file yet means what a fresh build means, and the
-//! fresh build says the file is ignored.
+//! fresh build says the file is ignored. A crate file that holds the built-in's very text is the
+//! same schema, and is read.
 
 use std::path::{Path, PathBuf};
 
@@ -40,6 +41,12 @@ pub(crate) fn find(schema: &SchemaRef, manifest_dir: &Path) -> Result<Source, St
             let relative = format!("schemas/{name}.toml");
             let path = manifest_dir.join(&relative);
             if let Some(builtin) = metalayer_layout::builtin(&name) {
+                // A file that holds the built-in's very text is that schema, not another one
+                // (this repository's own crate has the built-ins in its `schemas/`): it is read,
+                // so that editing it rebuilds the crate and reports the difference.
+                if path.is_file() && std::fs::read_to_string(&path).is_ok_and(|text| text == builtin.text) {
+                    return read(&path, name, relative);
+                }
                 if path.exists() {
                     return Err(format!(
                         "schema `{name}` is built in, and this crate also has `{relative}`, which `schema = \"{name}\"` does not read: a built-in name always means the built-in schema\n  to use the file, write `schema_path = \"{relative}\"`, or rename it and the `schema` argument"
