@@ -4,9 +4,9 @@
 //! `decode` checks each layout's probe (`metalayer_layout::probes`) and tries the decoders of
 //! the layouts an input fits.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use metalayer_layout::{Layout, Parting, Probe};
+use metalayer_layout::{Layout, Loader, Parting, Probe};
 use proc_macro2::{Group, Ident, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 
@@ -72,11 +72,12 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
         return quote!(#input #error);
     };
     let mut errors: Vec<Error> = Vec::new();
-    // The schema files read, which the generated code tracks so that editing one rebuilds it.
-    let mut tracked: Vec<PathBuf> = Vec::new();
+    // It keeps the schema files read, which the generated code tracks so that editing one
+    // rebuilds it.
+    let mut loader = resolve::loader(manifest_dir);
     let mut variants = Vec::new();
     for (v, attrs) in data.iter().zip(&attrs) {
-        match read_variant(&v.ident, &v.fields, attrs, manifest_dir, &mut tracked) {
+        match read_variant(&v.ident, &v.fields, attrs, &mut loader) {
             Ok(variant) => variants.push(variant),
             Err(e) => errors.extend(e),
         }
@@ -92,7 +93,7 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
     input.attrs.push(Attribute::doc(&docs));
     let asserts = variants.iter().map(|v| type_assert(&rt, v));
     let body = impl_block(&input, &variants, &rt);
-    let track = tracked.iter().filter_map(|f| f.to_str()).map(|path| {
+    let track = loader.files().iter().filter_map(|f| f.to_str()).map(|path| {
         quote!(
             const _: &[u8] = include_bytes!(#path);
         )
@@ -121,14 +122,13 @@ fn take_variant_attrs(input: &mut Item) -> Vec<Vec<Attribute>> {
     taken
 }
 
-/// The variant `ident`, holding `fields`, with its layout, read from the schema its attribute
-/// (the one of `attrs`) names; the schema files read are added to `tracked`.
+/// The variant `ident`, holding `fields`, with its layout, read by `loader` from the schema its
+/// attribute (the one of `attrs`) names.
 fn read_variant<'a>(
     ident: &'a Ident,
     fields: &'a Fields,
     attrs: &'a [Attribute],
-    manifest_dir: &Path,
-    tracked: &mut Vec<PathBuf>,
+    loader: &mut Loader,
 ) -> Result<Variant<'a>, Vec<Error>> {
     let ty = match fields {
         Fields::Tuple(f) if f.len() == 1 => &f[0],
@@ -146,20 +146,10 @@ fn read_variant<'a>(
         )]);
     };
     let (schema, name) = variant_args(attr).map_err(|e| vec![e])?;
-    let source =
-        resolve::find(&schema, manifest_dir).map_err(|message| vec![Error::new(schema.lit().span(), message)])?;
-    let layout = match resolve::layout(&source, manifest_dir) {
-        Ok((layout, included)) => {
-            tracked.extend(source.file.iter().cloned().chain(included));
-            layout
-        }
-        Err(messages) => {
-            return Err(messages
-                .into_iter()
-                .map(|m| Error::new(schema.lit().span(), m))
-                .collect());
-        }
-    };
+    let layout = resolve::layout(&schema, loader).map_err(|messages| {
+        let span = schema.lit().span();
+        messages.into_iter().map(|m| Error::new(span, m)).collect::<Vec<_>>()
+    })?;
     let metalayer = name
         .as_ref()
         .map_or_else(|| layout.metalayer.clone(), attr::LitStr::value);
