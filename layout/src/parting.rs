@@ -21,12 +21,9 @@ use core::fmt;
 
 use crate::encoding;
 use crate::model::{
-    ArrayType, Const, Count, Encoding, Entry, Family, IntType, Layout, MapType, Node, Record, Role, StrType, Type, Wire,
+    ArrayType, Const, Count, Encoding, Entry, Family, IntType, Layout, MapType, NESTING_LIMIT, Node, Record, Role,
+    StrType, Type, Wire,
 };
-
-/// Record types nested deeper than this are not followed (a checked layout has no cycles; the
-/// bound keeps a hand-built model from recursing without end).
-const MAX_DEPTH: usize = 64;
 
 /// A set of byte values.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -624,7 +621,7 @@ impl<'a> Walk<'a> {
 /// Whether a value of `node` is read as standard msgpack throughout, so that its header says
 /// where it ends: not where the schema lets a fixarray header pass `0x9f`.
 fn follows(layout: &Layout, node: &Node, depth: usize) -> bool {
-    if depth > MAX_DEPTH {
+    if depth > NESTING_LIMIT {
         return false;
     }
     let record = |r: &Record| r.entries.iter().all(|e| follows(layout, &e.node, depth + 1));
@@ -748,7 +745,7 @@ fn scalar_steps<'a>(
         }
         (Type::Record(r), _) => record_steps(layout, r, entry, out, depth),
         (Type::Ref(i), _) => match layout.types.get(*i) {
-            Some(t) if depth < MAX_DEPTH => record_steps(layout, &t.record, entry, out, depth + 1),
+            Some(t) if depth < NESTING_LIMIT => record_steps(layout, &t.record, entry, out, depth + 1),
             _ => push(out, entry, Token::Opaque),
         },
         _ => push(
@@ -899,7 +896,7 @@ fn first_bytes(layout: &Layout, node: &Node, role: &Role, depth: usize) -> ByteS
         Type::Map(MapType { header, count, .. }) => container_first_bytes(*header, Family::Map, count),
         Type::Record(r) => record_first_bytes(r),
         Type::Ref(i) => match layout.types.get(*i) {
-            Some(t) if depth < MAX_DEPTH => record_first_bytes(&t.record),
+            Some(t) if depth < NESTING_LIMIT => record_first_bytes(&t.record),
             _ => ByteSet::range(0, 0xff),
         },
     }
@@ -985,7 +982,7 @@ fn record_first_bytes(r: &Record) -> ByteSet {
 /// Whether two nodes accept the same bytes, read the same way (names, spans and documentation
 /// aside).
 fn same(la: &Layout, a: &Node, lb: &Layout, b: &Node, depth: usize) -> bool {
-    if depth > MAX_DEPTH {
+    if depth > NESTING_LIMIT {
         return false;
     }
     let record = |l: &'_ Layout, n: &'_ Node| -> Option<Record> {
