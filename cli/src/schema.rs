@@ -1,5 +1,5 @@
-//! Where layouts come from: the built-in schemas and schema files, found as every tool finds
-//! them (`metalayer_layout::load`), and the choice of a built-in layout from a metalayer's name
+//! Where layouts come from: the built-in schemas and schema files, found as the attribute finds
+//! them too (`metalayer_layout::load`), and the choice of a built-in layout from a metalayer's name
 //! and bytes.
 
 use std::path::{Path, PathBuf};

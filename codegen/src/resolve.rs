@@ -1,4 +1,4 @@
-//! The schema an attribute names, found as every tool finds schemas (`metalayer_layout::load`):
+//! The schema an attribute names, found as the command finds schemas too (`metalayer_layout::load`):
 //! `schema = "name"` is a built-in's name, or else the user crate's `schemas/<name>.toml`;
 //! `schema_path` is a file relative to the crate's directory. A crate file named like a built-in
 //! is an error rather than an override, unless it holds the built-in's very text. This module

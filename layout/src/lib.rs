@@ -112,7 +112,7 @@ pub fn parse(schema: &str, text: &str) -> Result<Layout, Diagnostics> {
 }
 
 /// [`parse`] with `resolve` finding the files the schema extends or includes, such as schemas
-/// held in memory. [`Loader::layout`] finds them as every tool of this project does.
+/// held in memory. [`Loader::layout`] finds them as the attribute and the command do.
 ///
 /// ```
 /// use metalayer_layout::{Source, parse_with};

@@ -1,4 +1,4 @@
-//! Finding schemas, for every tool that reads them: the `#[metalayer]` attribute, the
+//! Finding schemas, for everything that reads them: the `#[metalayer]` attribute, the
 //! `metalayer` command and [`parse`](crate::parse).
 //!
 //! A schema's name means the built-in schema of that name, and only then a file `<name>.toml`
@@ -99,7 +99,7 @@ pub enum Found {
     File(PathBuf),
 }
 
-/// Why a schema was not found or not read. Its `Display` is the message; a tool with words of
+/// Why a schema was not found or not read. Its `Display` is the message; a reader with words of
 /// its own for the lookup (the attribute names its arguments) matches on it.
 ///
 /// ```
@@ -323,15 +323,22 @@ impl Loader {
             (_, real) => Err(LoadError::NotFound {
                 name: name.to_string(),
                 file: real.as_deref().map(|r| self.shown(r)),
-                files: self.dir.as_ref().map_or_else(Vec::new, |dir| {
-                    let files = Loader::schema_files(&self.real(dir)).unwrap_or_default();
-                    files
-                        .iter()
-                        .filter_map(|f| f.file_stem()?.to_str().map(str::to_string))
-                        .collect()
-                }),
+                files: self.names_in_dir(),
             }),
         }
+    }
+
+    /// The names of the schema files of the directory of [`Loader::schemas_in`], if it can be
+    /// read: what a name not found could have been.
+    fn names_in_dir(&self) -> Vec<String> {
+        let Some(dir) = &self.dir else {
+            return Vec::new();
+        };
+        let files = Loader::schema_files(&self.real(dir)).unwrap_or_default();
+        files
+            .iter()
+            .filter_map(|f| f.file_stem()?.to_str().map(str::to_string))
+            .collect()
     }
 
     /// Where the schema a command-line argument names is: the built-in of that name, or else

@@ -43,7 +43,7 @@ use crate::parse::{Sp, Table, Val};
 /// Finds the file a schema extends or includes, by the reference the schema writes (a schema
 /// name such as `b2nd_v1`, or a path such as `common.toml`), relative to the file that names it;
 /// or says why it cannot, in a message the checker reports at the reference.
-/// [`Loader::reference`](crate::Loader::reference) is how every tool of this project finds them.
+/// [`Loader::reference`](crate::Loader::reference) is how the attribute and the command find them.
 pub type Resolve<'a> = dyn FnMut(&str, &Source) -> Result<Source, String> + 'a;
 
 /// The keys a node table takes, whatever its wire type.
