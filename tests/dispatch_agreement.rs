@@ -161,6 +161,31 @@ fn c_blosc2_layouts_part_at_their_container_marker() {
     );
 }
 
+/// `Known` names its layouts' metalayer names variant by variant; the command's candidates take
+/// them from the layouts (`Layout::metalayer`, `metalayer_layout::also_stored_as`). Both are
+/// c-blosc2's three layouts under `b2nd`, and caterva's under its own name.
+#[test]
+fn known_and_the_command_store_c_blosc2_layouts_under_the_same_names() {
+    let mut known: Vec<(&str, &str)> = metalayer::Known::CANDIDATES
+        .iter()
+        .map(|c| (c.schema, c.metalayer))
+        .collect();
+    let mut command: Vec<(&str, &str)> = metalayer::report::candidates()
+        .iter()
+        .map(|c| (c.schema, c.metalayer))
+        .collect();
+    known.sort_unstable();
+    command.sort_unstable();
+    let expected = [
+        ("b2nd_v0", "b2nd"),
+        ("b2nd_v1", "b2nd"),
+        ("caterva_v0", "b2nd"),
+        ("caterva_v0", "caterva"),
+    ];
+    assert_eq!(known, expected);
+    assert_eq!(command, expected);
+}
+
 #[test]
 fn python_blosc2_shapes_of_one_name_part() {
     // proxy-source: fixmap(4) against fixmap(5), and "source_kind" constants ("local",

@@ -1,10 +1,10 @@
-//! Where layouts come from: the built-in schemas, schema files (with the files they extend or
-//! include, relative to each other), and the choice of a built-in layout from a metalayer's
-//! name and bytes.
+//! Where layouts come from: the built-in schemas and schema files, found as the attribute finds
+//! them too (`metalayer_layout::load`), and the choice of a built-in layout from a metalayer's name
+//! and bytes.
 
 use std::path::{Path, PathBuf};
 
-use metalayer_layout::{BUILTINS, Layout, Source};
+use metalayer_layout::{Found, Layout, Loader};
 
 pub use metalayer::report::{builtin, candidates};
 
@@ -43,30 +43,14 @@ impl RegistryError {
 pub fn load_registry(dirs: &[PathBuf]) -> Result<Registry, RegistryError> {
     let mut user = Vec::new();
     for dir in dirs {
-        for path in schema_files(dir).map_err(RegistryError::Load)? {
+        let files = Loader::schema_files(dir).map_err(|e| RegistryError::Load(LoadError::Read(e.to_string())))?;
+        for path in files {
             // Once per schema file, for the life of the process.
             let layout: &'static Layout = Box::leak(Box::new(load_file(&path).map_err(RegistryError::Load)?));
             user.push((layout, path.display().to_string()));
         }
     }
     Registry::new(user).map_err(RegistryError::Overlap)
-}
-
-/// The `*.toml` files directly in `dir`, in name order.
-#[cfg(feature = "inspect")]
-fn schema_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
-    let shown = dir.display();
-    let entries = std::fs::read_dir(dir).map_err(|e| LoadError::Read(format!("cannot read {shown}: {e}")))?;
-    let mut files = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| LoadError::Read(format!("cannot read {shown}: {e}")))?;
-        let path = entry.path();
-        if path.extension().is_some_and(|x| x == "toml") && path.is_file() {
-            files.push(path);
-        }
-    }
-    files.sort();
-    Ok(files)
 }
 
 /// A `--schema` argument: a built-in name, or the path of a schema file.
@@ -81,18 +65,11 @@ pub enum SchemaArg {
 impl SchemaArg {
     /// Parses a command-line argument: a built-in name, else a path that exists.
     pub fn parse(arg: &str) -> Result<SchemaArg, String> {
-        if builtin(arg).is_some() {
-            return Ok(SchemaArg::Builtin(arg.to_owned()));
+        match Loader::new().locate(arg) {
+            Ok(Found::Builtin(b)) => Ok(SchemaArg::Builtin(b.name.to_owned())),
+            Ok(Found::File(path)) => Ok(SchemaArg::File(path)),
+            Err(e) => Err(e.to_string()),
         }
-        let path = Path::new(arg);
-        if path.exists() {
-            return Ok(SchemaArg::File(path.to_owned()));
-        }
-        let names: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
-        Err(format!(
-            "not a built-in schema ({}) and not a schema file",
-            names.join(", ")
-        ))
     }
 
     /// The checked layout.
@@ -129,53 +106,25 @@ impl LoadError {
 /// Reads and checks a schema file. The files it extends or includes are built-in names or paths
 /// relative to the directory of the file that names them.
 pub fn load_file(path: &Path) -> Result<Layout, LoadError> {
-    let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Read(format!("cannot read {shown}: {e}")))?;
-    let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or(&shown).to_owned();
-    let source = Source {
-        name,
-        path: Some(shown.clone()),
-        text: text.clone(),
-    };
-    metalayer_layout::parse_with(source, &mut load_reference).map_err(|errors| {
+    let mut loader = Loader::new();
+    let source = loader
+        .read(&Found::File(path.to_owned()))
+        .map_err(|e| LoadError::Read(e.to_string()))?;
+    loader.layout(source.clone()).map_err(|errors| {
         LoadError::Schema(
             errors
                 .iter()
-                .map(|e| e.render(&shown, &text))
+                .map(|e| loader.render(e, &source))
                 .collect::<Vec<_>>()
                 .join("\n"),
         )
     })
 }
 
-/// Finds a file a schema extends or includes: a built-in name always means the built-in (as for
-/// `#[metalayer]`); anything else is a path relative to the naming file's directory.
-fn load_reference(reference: &str, from: &Source) -> Result<Source, String> {
-    if let Some(b) = metalayer_layout::builtin(reference) {
-        return Ok(Source {
-            name: b.name.to_owned(),
-            path: None,
-            text: b.text.to_owned(),
-        });
-    }
-    let dir = from
-        .path
-        .as_deref()
-        .and_then(|p| Path::new(p).parent())
-        .unwrap_or(Path::new(""));
-    let path = dir.join(reference);
-    let shown = path.display().to_string();
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    Ok(Source {
-        name: reference.to_owned(),
-        path: Some(shown),
-        text,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use metalayer_layout::BUILTINS;
 
     #[test]
     fn every_builtin_checks_and_is_a_candidate() {
@@ -327,9 +276,14 @@ mod tests {
             Ok(SchemaArg::Builtin("b2nd_v1".to_owned()))
         );
         let err = SchemaArg::parse("b2nd_v9").err().unwrap_or_default();
-        assert_eq!(
-            err,
-            "not a built-in schema (caterva_v0, b2nd_v0, b2nd_v1) and not a schema file"
+        // Every built-in, c-blosc2's first and the frame's last.
+        assert!(
+            err.starts_with("not a built-in schema (caterva_v0, b2nd_v0, b2nd_v1, b2o_v1, lazyarray_v0, "),
+            "{err}"
+        );
+        assert!(
+            err.ends_with(", frame_header_v2, frame_trailer_v1) and not a schema file"),
+            "{err}"
         );
     }
 }

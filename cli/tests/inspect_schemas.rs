@@ -229,7 +229,7 @@ fn a_schema_that_does_not_check_is_reported_at_its_line_and_column() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("cannot read /nonexistent/schemas"),
+        text(&out.stderr).contains("cannot read `/nonexistent/schemas`: "),
         "{}",
         text(&out.stderr)
     );

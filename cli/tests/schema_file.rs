@@ -260,7 +260,7 @@ fn a_bad_schema_file_names_its_line_and_column() {
     let err = stderr(&out);
     assert!(
         err.starts_with(&format!(
-            "{shown}:5:12: cannot include `common/point.toml`: cannot read {}: ",
+            "{shown}:5:12: cannot include `common/point.toml`: schema file `{}` not found\n",
             arg(&s.point)
         )),
         "{err}"

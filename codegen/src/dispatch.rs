@@ -4,9 +4,9 @@
 //! `decode` checks each layout's probe (`metalayer_layout::probes`) and tries the decoders of
 //! the layouts an input fits.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use metalayer_layout::{Layout, Parting, Probe};
+use metalayer_layout::{Layout, Loader, Parting, Probe};
 use proc_macro2::{Group, Ident, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 
@@ -62,81 +62,113 @@ fn variant_args(attr: &Attribute) -> Result<(SchemaRef, Option<attr::LitStr>), E
     }
 }
 
+/// The enum `input` with its variants' layouts read and checked to part, its dispatch section
+/// documented, and its `impl`; or the errors.
 pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) -> TokenStream {
     let rt = names::runtime(krate);
-    let mut errors: Vec<Error> = Vec::new();
-    let mut variants = Vec::new();
-    // The schema files read, which the generated code tracks so that editing one rebuilds it.
-    let mut tracked: Vec<PathBuf> = Vec::new();
-    // Take the variants' own attributes off: they are arguments to this macro, not attributes.
-    let mut parsed = Vec::new();
-    if let Data::Enum(data) = &mut input.data {
-        for v in data.iter_mut() {
-            let (ours, rest): (Vec<_>, Vec<_>) = v.attrs.drain(..).partition(|a| a.is("metalayer"));
-            v.attrs = rest;
-            parsed.push(ours);
-        }
-    }
+    let attrs = take_variant_attrs(&mut input);
     let Data::Enum(data) = &input.data else {
         let error = Error::new(input.ident.span(), "`#[metalayer(dispatch)]` applies to enums").to_compile_error();
         return quote!(#input #error);
     };
-    for (v, attrs) in data.iter().zip(&parsed) {
-        let ty = match &v.fields {
-            Fields::Tuple(f) if f.len() == 1 => &f[0],
-            _ => {
-                errors.push(Error::new(
-                    v.ident.span(),
-                    "a dispatch variant holds one metalayer type: `Name(Type)`",
-                ));
-                continue;
-            }
-        };
-        let [attr] = attrs.as_slice() else {
-            errors.push(Error::new(
-                v.ident.span(),
-                "a dispatch variant needs one `#[metalayer(schema = \"...\")]` naming its layout",
-            ));
-            continue;
-        };
-        let (schema, name) = match variant_args(attr) {
-            Ok(args) => args,
-            Err(e) => {
-                errors.push(e);
-                continue;
-            }
-        };
-        let source = match resolve::find(&schema, manifest_dir) {
-            Ok(source) => source,
-            Err(message) => {
-                errors.push(Error::new(schema.lit().span(), message));
-                continue;
-            }
-        };
-        let layout = match resolve::layout(&source, manifest_dir) {
-            Ok((layout, included)) => {
-                tracked.extend(source.file.iter().cloned().chain(included));
-                layout
-            }
-            Err(messages) => {
-                errors.extend(messages.into_iter().map(|m| Error::new(schema.lit().span(), m)));
-                continue;
-            }
-        };
-        let metalayer = name
-            .as_ref()
-            .map_or_else(|| layout.metalayer.clone(), attr::LitStr::value);
-        variants.push(Variant {
-            ident: &v.ident,
-            ty,
-            layout,
-            metalayer,
-            attr,
-            probe: Vec::new(),
-        });
+    let mut errors: Vec<Error> = Vec::new();
+    // It keeps the schema files read, which the generated code tracks so that editing one
+    // rebuilds it.
+    let mut loader = resolve::loader(manifest_dir);
+    let mut variants = Vec::new();
+    for (v, attrs) in data.iter().zip(&attrs) {
+        match read_variant(&v.ident, &v.fields, attrs, &mut loader) {
+            Ok(variant) => variants.push(variant),
+            Err(e) => errors.extend(e),
+        }
     }
+    let partings = check_partings(&variants, &mut errors);
+    let docs = dispatch_docs(&input.ident, &variants, &partings);
+    drop(partings);
+    if !errors.is_empty() {
+        let errors = errors.iter().map(Error::to_compile_error);
+        return quote!(#input #(#errors)*);
+    }
+    assign_probes(&mut variants);
+    input.attrs.push(Attribute::doc(&docs));
+    let asserts = variants.iter().map(|v| type_assert(&rt, v));
+    let body = impl_block(&input, &variants, &rt);
+    let track = loader.files().iter().filter_map(|f| f.to_str()).map(|path| {
+        quote!(
+            const _: &[u8] = include_bytes!(#path);
+        )
+    });
+    quote! {
+        #input
+        const _: () = {
+            #(#track)*
+            #(#asserts)*
+            #body
+        };
+    }
+}
 
-    // Layouts stored under one name must part: the analysis the command's registry runs.
+/// Takes the variants' own `#[metalayer]` attributes off, and returns them, per variant: they
+/// are arguments to this macro, not attributes.
+fn take_variant_attrs(input: &mut Item) -> Vec<Vec<Attribute>> {
+    let mut taken = Vec::new();
+    if let Data::Enum(data) = &mut input.data {
+        for v in data.iter_mut() {
+            let (ours, rest): (Vec<_>, Vec<_>) = v.attrs.drain(..).partition(|a| a.is("metalayer"));
+            v.attrs = rest;
+            taken.push(ours);
+        }
+    }
+    taken
+}
+
+/// The variant `ident`, holding `fields`, with its layout, read by `loader` from the schema its
+/// attribute (the one of `attrs`) names.
+fn read_variant<'a>(
+    ident: &'a Ident,
+    fields: &'a Fields,
+    attrs: &'a [Attribute],
+    loader: &mut Loader,
+) -> Result<Variant<'a>, Vec<Error>> {
+    let ty = match fields {
+        Fields::Tuple(f) if f.len() == 1 => &f[0],
+        _ => {
+            return Err(vec![Error::new(
+                ident.span(),
+                "a dispatch variant holds one metalayer type: `Name(Type)`",
+            )]);
+        }
+    };
+    let [attr] = attrs else {
+        return Err(vec![Error::new(
+            ident.span(),
+            "a dispatch variant needs one `#[metalayer(schema = \"...\")]` naming its layout",
+        )]);
+    };
+    let (schema, name) = variant_args(attr).map_err(|e| vec![e])?;
+    let layout = resolve::layout(&schema, loader).map_err(|messages| {
+        let span = schema.lit().span();
+        messages.into_iter().map(|m| Error::new(span, m)).collect::<Vec<_>>()
+    })?;
+    let metalayer = name
+        .as_ref()
+        .map_or_else(|| layout.metalayer.clone(), attr::LitStr::value);
+    Ok(Variant {
+        ident,
+        ty,
+        layout,
+        metalayer,
+        attr,
+        probe: Vec::new(),
+    })
+}
+
+/// Where the layouts stored under one name part: the analysis the command's registry runs.
+/// Those that do not are errors, added to `errors`.
+fn check_partings<'v, 'a>(
+    variants: &'v [Variant<'a>],
+    errors: &mut Vec<Error>,
+) -> Vec<(&'v Variant<'a>, &'v Variant<'a>, Parting)> {
     let mut partings = Vec::new();
     for (i, b) in variants.iter().enumerate() {
         for a in &variants[..i] {
@@ -155,15 +187,11 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
             }
         }
     }
-    let docs = dispatch_docs(&input.ident, &variants, &partings);
-    drop(partings);
+    partings
+}
 
-    if !errors.is_empty() {
-        let errors = errors.iter().map(Error::to_compile_error);
-        return quote!(#input #(#errors)*);
-    }
-
-    // What `decode` checks of an input for each layout, walked with the others of its name.
+/// What `decode` checks of an input for each layout, walked with the others of its name.
+fn assign_probes(variants: &mut [Variant<'_>]) {
     let groups: Vec<Vec<usize>> = (0..variants.len())
         .filter(|&i| variants[..i].iter().all(|v| v.metalayer != variants[i].metalayer))
         .map(|first| {
@@ -180,58 +208,90 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
             variants[i].probe = probe;
         }
     }
+}
 
-    input.attrs.push(Attribute::doc(&docs));
+/// The variant's dispatch candidate: its schema, name, fixed prefix and probe.
+fn candidate(rt: &TokenStream, v: &Variant<'_>) -> TokenStream {
+    let schema = &v.layout.schema;
+    let metalayer = &v.metalayer;
+    let prefix = v.layout.fixed_prefix().into_iter().map(|(lo, hi)| quote!((#lo, #hi)));
+    let ranges = |set: &[(u8, u8)]| {
+        let set = set.iter().map(|(lo, hi)| quote!((#lo, #hi)));
+        quote!(&[#(#set),*])
+    };
+    let probe = v.probe.iter().map(|p| match p {
+        Probe::Byte { bytes, entry } => {
+            let bytes = ranges(bytes);
+            quote!(#rt::Probe::Byte { bytes: #bytes, entry: #entry })
+        }
+        Probe::Value { first, entry } => {
+            let first = ranges(first);
+            quote!(#rt::Probe::Value { first: #first, entry: #entry })
+        }
+        Probe::End => quote!(#rt::Probe::End),
+    });
+    quote!(#rt::Candidate {
+        schema: #schema,
+        metalayer: #metalayer,
+        prefix: &[#(#prefix),*],
+        probe: &[#(#probe),*],
+    })
+}
+
+/// The check that the variant holds a type generated from its schema.
+fn type_assert(rt: &TokenStream, v: &Variant<'_>) -> TokenStream {
+    let (ty, schema) = (v.ty, &v.layout.schema);
+    let message = format!(
+        "variant `{}` holds a type that is not generated from schema `{schema}`",
+        v.ident
+    );
+    // Outside the enum's `impl` its lifetime is not declared: the check names the type with
+    // `'static` in its place (the schema is the same for every lifetime).
+    let ty = static_lifetimes(ty.tokens.iter().cloned());
+    quote_spanned! {joined_span(&v.ty.tokens)=>
+        const _: () = ::core::assert!(#rt::str_eq(<#ty as #rt::Metalayer>::SCHEMA, #schema), #message);
+    }
+}
+
+/// The `match` arms of the methods on the value held, one per variant.
+struct Arms {
+    schema: Vec<TokenStream>,
+    name: Vec<TokenStream>,
+    len: Vec<TokenStream>,
+    encode: Vec<TokenStream>,
+}
+
+impl Arms {
+    fn new(rt: &TokenStream, variants: &[Variant<'_>], held: &Ident, buf: &Ident) -> Arms {
+        let mut arms = Arms {
+            schema: Vec::new(),
+            name: Vec::new(),
+            len: Vec::new(),
+            encode: Vec::new(),
+        };
+        for v in variants {
+            let (vi, schema, metalayer) = (v.ident, &v.layout.schema, &v.metalayer);
+            arms.schema.push(quote!(Self::#vi(_) => #schema));
+            arms.name.push(quote!(Self::#vi(_) => #metalayer));
+            arms.len
+                .push(quote!(Self::#vi(#held) => #rt::Metalayer::encoded_len(#held)));
+            arms.encode
+                .push(quote!(Self::#vi(#held) => #rt::Metalayer::encode_into(#held, #buf)));
+        }
+        arms
+    }
+}
+
+/// The enum's `impl`: its candidates, `decode`, and the methods on the value held.
+fn impl_block(input: &Item, variants: &[Variant<'_>], rt: &TokenStream) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let input_lifetime = input.generics.lifetimes().next().map(|l| l.name());
-    let input_ty = match &input_lifetime {
-        Some(l) => quote!(&#l [u8]),
-        None => quote!(&[u8]),
+    let (input_ty, decode_lt) = match &input_lifetime {
+        Some(l) => (quote!(&#l [u8]), quote!(#l)),
+        None => (quote!(&[u8]), quote!('_)),
     };
-    let decode_lt = match &input_lifetime {
-        Some(l) => quote!(#l),
-        None => quote!('_),
-    };
-    let candidates = variants.iter().map(|v| {
-        let schema = &v.layout.schema;
-        let metalayer = &v.metalayer;
-        let prefix = v.layout.fixed_prefix().into_iter().map(|(lo, hi)| quote!((#lo, #hi)));
-        let ranges = |set: &[(u8, u8)]| {
-            let set = set.iter().map(|(lo, hi)| quote!((#lo, #hi)));
-            quote!(&[#(#set),*])
-        };
-        let probe = v.probe.iter().map(|p| match p {
-            Probe::Byte { bytes, entry } => {
-                let bytes = ranges(bytes);
-                quote!(#rt::Probe::Byte { bytes: #bytes, entry: #entry })
-            }
-            Probe::Value { first, entry } => {
-                let first = ranges(first);
-                quote!(#rt::Probe::Value { first: #first, entry: #entry })
-            }
-            Probe::End => quote!(#rt::Probe::End),
-        });
-        quote!(#rt::Candidate {
-            schema: #schema,
-            metalayer: #metalayer,
-            prefix: &[#(#prefix),*],
-            probe: &[#(#probe),*],
-        })
-    });
-    let asserts = variants.iter().map(|v| {
-        let (ty, schema) = (v.ty, &v.layout.schema);
-        let message = format!(
-            "variant `{}` holds a type that is not generated from schema `{schema}`",
-            v.ident
-        );
-        // Outside the enum's `impl` its lifetime is not declared: the check names the type with
-        // `'static` in its place (the schema is the same for every lifetime).
-        let ty = static_lifetimes(ty.tokens.iter().cloned());
-        quote_spanned! {joined_span(&v.ty.tokens)=>
-            const _: () = ::core::assert!(#rt::str_eq(<#ty as #rt::Metalayer>::SCHEMA, #schema), #message);
-        }
-    });
+    let candidates = variants.iter().map(|v| candidate(rt, v));
     let (name_param, input_param, buf_param, held) = (
         names::dispatch_name(),
         names::dispatch_input(),
@@ -246,73 +306,51 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
             }
         }
     });
-    let schema_arms = variants.iter().map(|v| {
-        let (vi, schema) = (v.ident, &v.layout.schema);
-        quote!(Self::#vi(_) => #schema)
-    });
-    let name_arms = variants.iter().map(|v| {
-        let (vi, metalayer) = (v.ident, &v.metalayer);
-        quote!(Self::#vi(_) => #metalayer)
-    });
-    let len_arms = variants.iter().map(|v| {
-        let vi = v.ident;
-        quote!(Self::#vi(#held) => #rt::Metalayer::encoded_len(#held))
-    });
-    let encode_arms = variants.iter().map(|v| {
-        let vi = v.ident;
-        quote!(Self::#vi(#held) => #rt::Metalayer::encode_into(#held, #buf_param))
-    });
-
-    let track = tracked.iter().filter_map(|f| f.to_str()).map(|path| {
-        quote!(
-            const _: &[u8] = include_bytes!(#path);
-        )
-    });
-
+    let Arms {
+        schema: schema_arms,
+        name: name_arms,
+        len: len_arms,
+        encode: encode_arms,
+    } = Arms::new(rt, variants, &held, &buf_param);
     quote! {
-        #input
-        const _: () = {
-            #(#track)*
-            #(#asserts)*
-            impl #impl_generics #ident #ty_generics #where_clause {
-                /// The layouts this enum decodes, in variant order: schema, metalayer name, fixed
-                /// prefix, and what `decode` checks of an input for each.
-                pub const CANDIDATES: &'static [#rt::Candidate] = &[#(#candidates),*];
+        impl #impl_generics #ident #ty_generics #where_clause {
+            /// The layouts this enum decodes, in variant order: schema, metalayer name, fixed
+            /// prefix, and what `decode` checks of an input for each.
+            pub const CANDIDATES: &'static [#rt::Candidate] = &[#(#candidates),*];
 
-                /// Decodes a metalayer stored under `name`. The bytes are checked against the
-                /// probe of each layout stored under that name (its fixed prefix, and on to where
-                /// it parts from the others), and the strict decoders of the layouts they fit are
-                /// tried in order: the layouts part, as the build checked, so at most one reads
-                /// them. When none does, the error says what each layout expected where, or is
-                /// the decoder error of the layout the bytes single out.
-                pub fn decode(#name_param: &str, #input_param: #input_ty) -> ::core::result::Result<Self, #rt::DispatchError> {
-                    #rt::dispatch(Self::CANDIDATES, #name_param, #input_param, &[#(#decoders),*])
-                }
-
-                /// The schema of the layout held.
-                pub fn schema(&self) -> &'static str {
-                    match self { #(#schema_arms,)* }
-                }
-
-                /// The metalayer name the layout is stored under.
-                pub fn metalayer(&self) -> &'static str {
-                    match self { #(#name_arms,)* }
-                }
-
-                /// The length of the held value's encoding.
-                pub fn encoded_len(&self) -> usize {
-                    match self { #(#len_arms,)* }
-                }
-
-                /// Encodes the held value, in the layout of the variant that holds it, into the
-                /// front of `buf`, and returns the number of bytes written.
-                pub fn encode_into(&self, #buf_param: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
-                    match self { #(#encode_arms,)* }
-                }
-
-                #rt::__dispatch_encode!();
+            /// Decodes a metalayer stored under `name`. The bytes are checked against the
+            /// probe of each layout stored under that name (its fixed prefix, and on to where
+            /// it parts from the others), and the strict decoders of the layouts they fit are
+            /// tried in order: the layouts part, as the build checked, so at most one reads
+            /// them. When none does, the error says what each layout expected where, or is
+            /// the decoder error of the layout the bytes single out.
+            pub fn decode(#name_param: &str, #input_param: #input_ty) -> ::core::result::Result<Self, #rt::DispatchError> {
+                #rt::dispatch(Self::CANDIDATES, #name_param, #input_param, &[#(#decoders),*])
             }
-        };
+
+            /// The schema of the layout held.
+            pub fn schema(&self) -> &'static str {
+                match self { #(#schema_arms,)* }
+            }
+
+            /// The metalayer name the layout is stored under.
+            pub fn metalayer(&self) -> &'static str {
+                match self { #(#name_arms,)* }
+            }
+
+            /// The length of the held value's encoding.
+            pub fn encoded_len(&self) -> usize {
+                match self { #(#len_arms,)* }
+            }
+
+            /// Encodes the held value, in the layout of the variant that holds it, into the
+            /// front of `buf`, and returns the number of bytes written.
+            pub fn encode_into(&self, #buf_param: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
+                match self { #(#encode_arms,)* }
+            }
+
+            #rt::__dispatch_encode!();
+        }
     }
 }
 

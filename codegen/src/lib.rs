@@ -110,14 +110,9 @@ fn expand_bound(mut input: Item, args: &Args, schema: &SchemaRef, manifest_dir: 
     }
     let is_record = args.layout.is_some();
     let fallback = || Some(expand::fallback(&input, &args.krate, is_record));
-    let source = match resolve::find(schema, manifest_dir) {
-        Ok(source) => source,
-        Err(message) => {
-            return with_errors(&input, &[Error::new(schema.lit().span(), message)], fallback());
-        }
-    };
-    let (layout, included) = match resolve::layout(&source, manifest_dir) {
-        Ok(found) => found,
+    let mut loader = resolve::loader(manifest_dir);
+    let layout = match resolve::layout(schema, &mut loader) {
+        Ok(layout) => layout,
         Err(messages) => {
             let errors: Vec<_> = messages
                 .into_iter()
@@ -142,16 +137,11 @@ fn expand_bound(mut input: Item, args: &Args, schema: &SchemaRef, manifest_dir: 
     drop(bound);
     docs::add_layout_docs(&mut input, &layout, &target);
     // Tracking the files makes cargo rebuild this crate when a schema changes.
-    let track = source
-        .file
-        .iter()
-        .chain(&included)
-        .filter_map(|f| f.to_str())
-        .map(|path| {
-            quote!(
-                const _: &[u8] = include_bytes!(#path);
-            )
-        });
+    let track = loader.files().iter().filter_map(|f| f.to_str()).map(|path| {
+        quote!(
+            const _: &[u8] = include_bytes!(#path);
+        )
+    });
     quote! {
         #input
         const _: () = {

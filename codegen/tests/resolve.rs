@@ -1,7 +1,7 @@
 //! How `schema = "name"` finds a schema when the using crate has a `schemas/` directory: a
 //! built-in name means the built-in, and a crate file with a built-in's name is an error that says
-//! so; any other name reads the crate's file, which the generated code includes so that editing
-//! it rebuilds the crate.
+//! so, unless it holds the built-in's very text; any other name reads the crate's file, which the
+//! generated code includes so that editing it rebuilds the crate.
 
 use std::path::{Path, PathBuf};
 
@@ -69,10 +69,17 @@ fn errors(tokens: &TokenStream) -> Vec<String> {
     out
 }
 
+/// `b2nd_v1`'s text with another description: another schema of the built-in's name.
+fn other_b2nd_v1_text() -> String {
+    let text = b2nd_v1_text();
+    let changed = text.replacen("description = \"", "description = \"my own ", 1);
+    assert_ne!(changed, text);
+    changed
+}
+
 #[test]
 fn a_crate_file_named_like_a_built_in_is_an_error() {
-    let edited = format!("{}\n# edited\n", b2nd_v1_text());
-    let dir = CrateDir::new("shadow", &[("b2nd_v1.toml", &edited)]);
+    let dir = CrateDir::new("shadow", &[("b2nd_v1.toml", &other_b2nd_v1_text())]);
     let out = metalayer_codegen::expand_in(quote!(schema = "b2nd_v1"), item(), dir.path());
     assert_eq!(
         errors(&out),
@@ -85,18 +92,21 @@ fn a_crate_file_named_like_a_built_in_is_an_error() {
 }
 
 #[test]
-fn a_crate_file_that_is_the_built_in_is_not_an_error() {
-    // The repository that defines the built-ins keeps their files under this name.
+fn a_crate_file_with_the_built_in_s_very_text_is_the_built_in_and_is_tracked() {
+    // As in this repository, whose own crate has the built-ins in its `schemas/`.
     let dir = CrateDir::new("same", &[("b2nd_v1.toml", b2nd_v1_text())]);
     let out = metalayer_codegen::expand_in(quote!(schema = "b2nd_v1"), item(), dir.path());
     assert_eq!(errors(&out), Vec::<String>::new());
-    // The built-in is read, not the file: nothing tracks it.
-    assert!(!out.to_string().contains("include_bytes"));
+    let file = dir.path().join("schemas/b2nd_v1.toml");
+    assert!(
+        out.to_string()
+            .contains(&format!("include_bytes ! ({:?})", file.to_str().unwrap()))
+    );
 }
 
 #[test]
 fn schema_path_reads_a_file_named_like_a_built_in() {
-    let dir = CrateDir::new("path", &[("b2nd_v1.toml", b2nd_v1_text())]);
+    let dir = CrateDir::new("path", &[("b2nd_v1.toml", &other_b2nd_v1_text())]);
     let out = metalayer_codegen::expand_in(quote!(schema_path = "schemas/b2nd_v1.toml"), item(), dir.path());
     assert_eq!(errors(&out), Vec::<String>::new());
     let file = dir.path().join("schemas/b2nd_v1.toml");

@@ -386,6 +386,20 @@ pub struct RecordType {
     pub span: Range<usize>,
 }
 
+/// How many levels of nested values (records in records, arrays of arrays, maps of maps) the
+/// walks over a layout follow: [`Layout::parting`] and [`probes`](crate::probes) stop following
+/// record types nested deeper, and [`Size::eval_value`](crate::Size::eval_value) gives up on
+/// values nested deeper. A checked layout has no cycles, so the bound only matters for a model
+/// built by hand or nested deeper than any metalayer is.
+///
+/// It bounds walks over a layout, not what is read from a file: the value engine reading
+/// metalayers (`metalayer::value`) has its own budget for that.
+///
+/// ```
+/// assert_eq!(metalayer_layout::NESTING_LIMIT, 64);
+/// ```
+pub const NESTING_LIMIT: usize = 64;
+
 /// A schema file read to build a layout: the schema itself, or one it extends or includes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaFile {

@@ -21,12 +21,9 @@ use core::fmt;
 
 use crate::encoding;
 use crate::model::{
-    ArrayType, Const, Count, Encoding, Entry, Family, IntType, Layout, MapType, Node, Record, Role, StrType, Type, Wire,
+    ArrayType, Const, Count, Encoding, Entry, Family, IntType, Layout, MapType, NESTING_LIMIT, Node, Record, Role,
+    StrType, Type, Wire,
 };
-
-/// Record types nested deeper than this are not followed (a checked layout has no cycles; the
-/// bound keeps a hand-built model from recursing without end).
-const MAX_DEPTH: usize = 64;
 
 /// A set of byte values.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -231,20 +228,11 @@ impl Layout {
         let mut offset = Some(0usize);
         // The first place where values of both started with the same byte without being the
         // same value type: where the layouts would need to differ, if they never part.
-        let mut loose: Option<(Option<usize>, String, String)> = None;
+        let mut loose: Option<Place> = None;
         loop {
             let (x, y) = (a.get(i), b.get(j));
             let entry = |s: Option<&Step<'_>>| s.map_or(String::new(), |s| s.entry.clone());
-            let here = (offset, entry(x), entry(y));
-            let overlap = |(offset, entry, other_entry): (Option<usize>, String, String), reason| Overlap {
-                schema: self.schema.clone(),
-                other_schema: other.schema.clone(),
-                offset,
-                entry,
-                other_entry,
-                reason,
-            };
-            let parted = || Parting {
+            let here = Place {
                 offset,
                 entry: entry(x),
                 other_entry: entry(y),
@@ -252,47 +240,20 @@ impl Layout {
             let (x, y) = match (x, y) {
                 (None, None) => {
                     return Err(match loose {
-                        Some(at) => overlap(at, OverlapReason::SameFirstByte),
-                        None => overlap(here, OverlapReason::Same),
+                        Some(at) => self.overlap(other, at, OverlapReason::SameFirstByte),
+                        None => self.overlap(other, here, OverlapReason::Same),
                     });
                 }
                 // The decoders read the whole input: one ends where the other goes on.
-                (None, Some(_)) | (Some(_), None) => return Ok(parted()),
+                (None, Some(_)) | (Some(_), None) => return Ok(here.parted()),
                 (Some(x), Some(y)) => (x, y),
             };
-            match (&x.token, &y.token) {
-                // A whole value of each, which no byte can start in both.
-                (Token::Value(.., p), Token::Value(.., q)) if !p.meets(q) => return Ok(parted()),
-                // The same optional entries after the same required ones: whichever of them an
-                // input holds, both read it the same way up to the record's end.
-                (Token::Optional(r, i), Token::Optional(q, k))
-                    if r.entries.len() - i == q.entries.len() - k
-                        && r.entries[*i..]
-                            .iter()
-                            .zip(&q.entries[*k..])
-                            .all(|(e, f)| same_entry(self, e, other, f, 0)) =>
-                {
-                    offset = None;
-                }
-                (Token::Opaque | Token::Optional(..), _) | (_, Token::Opaque | Token::Optional(..)) => {
-                    return Err(overlap(here, OverlapReason::Unfollowed));
-                }
-                (Token::Byte(p), Token::Byte(q)) => {
-                    if !p.meets(q) {
-                        return Ok(parted());
-                    }
-                    offset = offset.map(|o| o + 1);
-                }
-                (Token::Value(n, r, _), Token::Value(m, s, _)) if r == s && same(self, n, other, m, 0) => {
-                    offset = None;
-                }
-                (p, q) => {
-                    if !first_bytes_of(p).meets(&first_bytes_of(q)) {
-                        return Ok(parted());
-                    }
-                    if x.unit == 0 || y.unit == 0 {
-                        return Err(overlap(here, OverlapReason::SameFirstByte));
-                    }
+            match pair(self, x, other, y) {
+                Pair::Parted => return Ok(here.parted()),
+                Pair::Overlap(reason) => return Err(self.overlap(other, here, reason)),
+                Pair::SameByte => offset = offset.map(|o| o + 1),
+                Pair::SameValue => offset = None,
+                Pair::SameFirstByte => {
                     // Both start a whole msgpack value, whose bytes alone say where it ends: an
                     // input read by both is at the same place in both after it.
                     loose.get_or_insert(here);
@@ -305,6 +266,79 @@ impl Layout {
             i += 1;
             j += 1;
         }
+    }
+
+    /// The overlap of this layout and `other` at `at`.
+    fn overlap(&self, other: &Layout, at: Place, reason: OverlapReason) -> Overlap {
+        Overlap {
+            schema: self.schema.clone(),
+            other_schema: other.schema.clone(),
+            offset: at.offset,
+            entry: at.entry,
+            other_entry: at.other_entry,
+            reason,
+        }
+    }
+}
+
+/// A byte of the input as two layouts walked side by side stand at it.
+struct Place {
+    offset: Option<usize>,
+    entry: String,
+    other_entry: String,
+}
+
+impl Place {
+    /// The layouts part here.
+    fn parted(self) -> Parting {
+        Parting {
+            offset: self.offset,
+            entry: self.entry,
+            other_entry: self.other_entry,
+        }
+    }
+}
+
+/// What a step of each of two layouts, at the same byte of the input, says of them.
+enum Pair {
+    /// No input can go on with both.
+    Parted,
+    /// They cannot be told apart from here.
+    Overlap(OverlapReason),
+    /// The same byte in both, or a byte both accept: the next step of each is at the next byte.
+    SameByte,
+    /// The same value type in both: both are at the same place after it, at no fixed offset.
+    SameValue,
+    /// Whole values of different types that can start with the same byte: the layouts go on
+    /// after them, but would need to differ here if they never part later.
+    SameFirstByte,
+}
+
+/// Compares step `x` of layout `la` with step `y` of layout `lb`.
+fn pair(la: &Layout, x: &Step<'_>, lb: &Layout, y: &Step<'_>) -> Pair {
+    match (&x.token, &y.token) {
+        // A whole value of each, which no byte can start in both.
+        (Token::Value(.., p), Token::Value(.., q)) if !p.meets(q) => Pair::Parted,
+        // The same optional entries after the same required ones: whichever of them an input
+        // holds, both read it the same way up to the record's end.
+        (Token::Optional(r, i), Token::Optional(q, k))
+            if r.entries.len() - i == q.entries.len() - k
+                && r.entries[*i..]
+                    .iter()
+                    .zip(&q.entries[*k..])
+                    .all(|(e, f)| same_entry(la, e, lb, f, 0)) =>
+        {
+            Pair::SameValue
+        }
+        (Token::Opaque | Token::Optional(..), _) | (_, Token::Opaque | Token::Optional(..)) => {
+            Pair::Overlap(OverlapReason::Unfollowed)
+        }
+        (Token::Byte(p), Token::Byte(q)) if !p.meets(q) => Pair::Parted,
+        (Token::Byte(_), Token::Byte(_)) => Pair::SameByte,
+        (Token::Value(n, r, _), Token::Value(m, s, _)) if r == s && same(la, n, lb, m, 0) => Pair::SameValue,
+        (p, q) if !first_bytes_of(p).meets(&first_bytes_of(q)) => Pair::Parted,
+        _ if x.unit == 0 || y.unit == 0 => Pair::Overlap(OverlapReason::SameFirstByte),
+        _ => Pair::SameFirstByte,
     }
 }
 
@@ -431,94 +465,18 @@ impl Probe {
 /// assert_eq!(steps[1][38], Probe::Byte { bytes: vec![(0xc0, 0xc0)], entry: "items_per_block".into() });
 /// ```
 pub fn probes(layouts: &[&Layout]) -> Vec<Vec<Probe>> {
-    let steps: Vec<Vec<Step<'_>>> = layouts.iter().map(|l| steps(l)).collect();
-    let n = layouts.len();
-    // Where each layout's fixed prefix ends: after its first value whose bytes depend on it.
-    let fixed: Vec<usize> = steps
-        .iter()
-        .map(|s| match s.iter().position(|s| !matches!(s.token, Token::Byte(_))) {
-            Some(i) if matches!(s[i].token, Token::Value(..)) => i + 1,
-            Some(i) => i,
-            None => s.len(),
-        })
-        .collect();
-    let mut pos = vec![0usize; n];
-    let mut live = vec![true; n];
-    let mut parted = vec![vec![false; n]; n];
-    let mut out: Vec<Vec<Probe>> = vec![Vec::new(); n];
+    let mut walk = Walk::new(layouts);
     loop {
-        // A layout whose shape depends on an earlier value from here is not followed further.
-        for k in 0..n {
-            if live[k]
-                && matches!(
-                    steps[k].get(pos[k]).map(|s| &s.token),
-                    Some(Token::Optional(..) | Token::Opaque)
-                )
-            {
-                live[k] = false;
-            }
-        }
-        // A layout goes on through its fixed prefix, and while it has not parted from another
-        // that goes on.
-        let needed: Vec<bool> = (0..n)
-            .map(|k| live[k] && (pos[k] < fixed[k] || (0..n).any(|j| j != k && live[j] && !parted[k][j])))
-            .collect();
-        live = needed;
-        let walking: Vec<usize> = (0..n).filter(|&k| live[k]).collect();
+        walk.stop_unfollowed();
+        walk.stop_parted();
+        let walking: Vec<usize> = (0..layouts.len()).filter(|&k| walk.live[k]).collect();
         if walking.is_empty() {
             break;
         }
-        // Whether every layout that has not ended stands at a whole value, and whether one of
-        // them stands at a value whose bytes depend on it: then each passes over one value.
-        let tokens: Vec<Option<&Step<'_>>> = walking.iter().map(|&k| steps[k].get(pos[k])).collect();
-        let any_value = tokens.iter().flatten().any(|s| matches!(s.token, Token::Value(..)));
-        let whole = tokens.iter().flatten().all(|s| s.unit > 0);
-        let mut sets: Vec<Option<ByteSet>> = Vec::with_capacity(walking.len());
-        for (&k, step) in walking.iter().zip(&tokens) {
-            let Some(step) = step else {
-                out[k].push(Probe::End);
-                live[k] = false;
-                sets.push(None);
-                continue;
-            };
-            let set = first_bytes_of(&step.token);
-            sets.push(Some(set));
-            let entry = step.entry.clone();
-            let skippable = match step.token {
-                Token::Value(node, ..) => follows(layouts[k], node, 0),
-                _ => true,
-            };
-            let bytes = set.ranges();
-            if !any_value {
-                out[k].push(Probe::Byte { bytes, entry });
-                pos[k] += 1;
-            } else if whole && skippable {
-                out[k].push(Probe::Value { first: bytes, entry });
-                pos[k] += step.unit;
-            } else {
-                // The bytes of this value are not followed: its first byte is the last step.
-                out[k].push(Probe::Byte { bytes, entry });
-                live[k] = false;
-            }
-        }
-        if any_value && !whole {
-            // The layouts no longer stand at the same byte after this one.
-            live.iter_mut().for_each(|l| *l = false);
-        }
-        for (x, &a) in walking.iter().enumerate() {
-            for (y, &b) in walking.iter().enumerate().skip(x + 1) {
-                let apart = match (sets[x], sets[y]) {
-                    (Some(p), Some(q)) => !p.meets(&q),
-                    (None, None) => false,
-                    _ => true,
-                };
-                if apart {
-                    parted[a][b] = true;
-                    parted[b][a] = true;
-                }
-            }
-        }
+        let sets = walk.step(&walking);
+        walk.mark_parted(&walking, &sets);
     }
+    let mut out = walk.out;
     // A value that ends a layout's steps is checked by its first byte alone.
     for probe in &mut out {
         if let Some(last) = probe.last_mut()
@@ -533,10 +491,137 @@ pub fn probes(layouts: &[&Layout]) -> Vec<Vec<Probe>> {
     out
 }
 
+/// The layouts stored under one name, walked side by side for [`probes`].
+struct Walk<'a> {
+    layouts: &'a [&'a Layout],
+    steps: Vec<Vec<Step<'a>>>,
+    /// Where each layout's fixed prefix ends: after its first value whose bytes depend on it.
+    fixed: Vec<usize>,
+    /// Each layout's next step.
+    pos: Vec<usize>,
+    /// Whether each layout is still followed.
+    live: Vec<bool>,
+    /// Whether two layouts have parted.
+    parted: Vec<Vec<bool>>,
+    /// Each layout's probe so far.
+    out: Vec<Vec<Probe>>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(layouts: &'a [&'a Layout]) -> Self {
+        let steps: Vec<Vec<Step<'a>>> = layouts.iter().map(|l| steps(l)).collect();
+        let fixed = steps
+            .iter()
+            .map(|s| match s.iter().position(|s| !matches!(s.token, Token::Byte(_))) {
+                Some(i) if matches!(s[i].token, Token::Value(..)) => i + 1,
+                Some(i) => i,
+                None => s.len(),
+            })
+            .collect();
+        let n = layouts.len();
+        Walk {
+            layouts,
+            steps,
+            fixed,
+            pos: vec![0; n],
+            live: vec![true; n],
+            parted: vec![vec![false; n]; n],
+            out: vec![Vec::new(); n],
+        }
+    }
+
+    /// A layout whose shape depends on an earlier value from here is not followed further.
+    fn stop_unfollowed(&mut self) {
+        for k in 0..self.layouts.len() {
+            if self.live[k]
+                && matches!(
+                    self.steps[k].get(self.pos[k]).map(|s| &s.token),
+                    Some(Token::Optional(..) | Token::Opaque)
+                )
+            {
+                self.live[k] = false;
+            }
+        }
+    }
+
+    /// A layout goes on through its fixed prefix, and while it has not parted from another that
+    /// goes on.
+    fn stop_parted(&mut self) {
+        let n = self.layouts.len();
+        let needed: Vec<bool> = (0..n)
+            .map(|k| {
+                self.live[k]
+                    && (self.pos[k] < self.fixed[k] || (0..n).any(|j| j != k && self.live[j] && !self.parted[k][j]))
+            })
+            .collect();
+        self.live = needed;
+    }
+
+    /// Takes one step of each layout in `walking`, and returns the bytes each step accepts
+    /// first (`None` where the layout has ended).
+    fn step(&mut self, walking: &[usize]) -> Vec<Option<ByteSet>> {
+        // Whether every layout that has not ended stands at a whole value, and whether one of
+        // them stands at a value whose bytes depend on it: then each passes over one value.
+        let tokens: Vec<Option<&Step<'_>>> = walking.iter().map(|&k| self.steps[k].get(self.pos[k])).collect();
+        let any_value = tokens.iter().flatten().any(|s| matches!(s.token, Token::Value(..)));
+        let whole = tokens.iter().flatten().all(|s| s.unit > 0);
+        let mut sets: Vec<Option<ByteSet>> = Vec::with_capacity(walking.len());
+        for (&k, step) in walking.iter().zip(&tokens) {
+            let Some(step) = step else {
+                self.out[k].push(Probe::End);
+                self.live[k] = false;
+                sets.push(None);
+                continue;
+            };
+            let set = first_bytes_of(&step.token);
+            sets.push(Some(set));
+            let entry = step.entry.clone();
+            let skippable = match step.token {
+                Token::Value(node, ..) => follows(self.layouts[k], node, 0),
+                _ => true,
+            };
+            let bytes = set.ranges();
+            if !any_value {
+                self.out[k].push(Probe::Byte { bytes, entry });
+                self.pos[k] += 1;
+            } else if whole && skippable {
+                self.out[k].push(Probe::Value { first: bytes, entry });
+                self.pos[k] += step.unit;
+            } else {
+                // The bytes of this value are not followed: its first byte is the last step.
+                self.out[k].push(Probe::Byte { bytes, entry });
+                self.live[k] = false;
+            }
+        }
+        if any_value && !whole {
+            // The layouts no longer stand at the same byte after this one.
+            self.live.iter_mut().for_each(|l| *l = false);
+        }
+        sets
+    }
+
+    /// Records the layouts of `walking` whose steps, accepting `sets`, no byte passes in both.
+    fn mark_parted(&mut self, walking: &[usize], sets: &[Option<ByteSet>]) {
+        for (x, &a) in walking.iter().enumerate() {
+            for (y, &b) in walking.iter().enumerate().skip(x + 1) {
+                let apart = match (sets[x], sets[y]) {
+                    (Some(p), Some(q)) => !p.meets(&q),
+                    (None, None) => false,
+                    _ => true,
+                };
+                if apart {
+                    self.parted[a][b] = true;
+                    self.parted[b][a] = true;
+                }
+            }
+        }
+    }
+}
+
 /// Whether a value of `node` is read as standard msgpack throughout, so that its header says
 /// where it ends: not where the schema lets a fixarray header pass `0x9f`.
 fn follows(layout: &Layout, node: &Node, depth: usize) -> bool {
-    if depth > MAX_DEPTH {
+    if depth > NESTING_LIMIT {
         return false;
     }
     let record = |r: &Record| r.entries.iter().all(|e| follows(layout, &e.node, depth + 1));
@@ -660,7 +745,7 @@ fn scalar_steps<'a>(
         }
         (Type::Record(r), _) => record_steps(layout, r, entry, out, depth),
         (Type::Ref(i), _) => match layout.types.get(*i) {
-            Some(t) if depth < MAX_DEPTH => record_steps(layout, &t.record, entry, out, depth + 1),
+            Some(t) if depth < NESTING_LIMIT => record_steps(layout, &t.record, entry, out, depth + 1),
             _ => push(out, entry, Token::Opaque),
         },
         _ => push(
@@ -811,7 +896,7 @@ fn first_bytes(layout: &Layout, node: &Node, role: &Role, depth: usize) -> ByteS
         Type::Map(MapType { header, count, .. }) => container_first_bytes(*header, Family::Map, count),
         Type::Record(r) => record_first_bytes(r),
         Type::Ref(i) => match layout.types.get(*i) {
-            Some(t) if depth < MAX_DEPTH => record_first_bytes(&t.record),
+            Some(t) if depth < NESTING_LIMIT => record_first_bytes(&t.record),
             _ => ByteSet::range(0, 0xff),
         },
     }
@@ -897,7 +982,7 @@ fn record_first_bytes(r: &Record) -> ByteSet {
 /// Whether two nodes accept the same bytes, read the same way (names, spans and documentation
 /// aside).
 fn same(la: &Layout, a: &Node, lb: &Layout, b: &Node, depth: usize) -> bool {
-    if depth > MAX_DEPTH {
+    if depth > NESTING_LIMIT {
         return false;
     }
     let record = |l: &'_ Layout, n: &'_ Node| -> Option<Record> {

@@ -73,6 +73,7 @@
 //!    text without indentation, and its section titles are built from the schema's `doc` strings.
 //! 7. The diagram opens with the schema's name and description, and ends with the encoded length.
 
+use crate::encoding;
 use crate::model::{
     ArrayType, Const, Count, Encoding, Entry, ExtType, Family, IntType, Layout, MapType, Node, Record, Role, Type, Wire,
 };
@@ -1164,7 +1165,10 @@ fn bytes_cells(
                 None => {
                     // fixstr: the length is in the marker.
                     let label = match slot.constant() {
-                        Some(Const::Bytes(b)) => format!("{:02x}", 0xa0 + b.len().min(31)),
+                        Some(Const::Bytes(b)) => match encoding::header_bytes(w, b.len()).first() {
+                            Some(marker) => format!("{marker:02x}"),
+                            None => "aX".into(),
+                        },
                         _ => "aX".into(),
                     };
                     let n = if slot.constant().is_some() {
@@ -1439,10 +1443,7 @@ fn record_header_cells(record: &Record, cells: &mut Vec<Cell>) {
 
 /// A map record's key cell: `a5 "scale"`.
 fn key_cell(key: &str) -> Cell {
-    let marker = match Wire::smallest_len(Family::Str, key.len() as u64) {
-        Some(Wire::FixStr) | None => 0xa0 + key.len().min(31),
-        Some(w) => usize::from(w.marker().unwrap_or(0)),
-    };
+    let marker = encoding::key_bytes(key).first().copied().unwrap_or_default();
     Cell::sized(format!("{marker:02x} {key:?}"), metalayer_runtime::key_size(key))
 }
 

@@ -51,7 +51,7 @@ use std::collections::BTreeMap;
 
 use metalayer_runtime::wire::{Family, Wire};
 
-use crate::model::{Const, Count, Encoding, Entry, IntType, Layout, Node, Record, Role, Type};
+use crate::model::{Const, Count, Encoding, Entry, IntType, Layout, NESTING_LIMIT, Node, Record, Role, Type};
 
 /// Where a value is, relative to the record (or top-level value) the size is of.
 ///
@@ -506,8 +506,10 @@ pub enum Value {
 // ---------------------------------------------------------------------------------------------
 // Sizes of nodes and records.
 
-/// How deeply an evaluation may nest (sums in sums, records in records) before it gives up.
-const MAX_DEPTH: usize = 128;
+/// How deeply an evaluation may nest (sums in sums, records in records) before it gives up:
+/// values nested [`NESTING_LIMIT`] levels deep, where an optional entry's size is a level of its
+/// own inside its value's.
+const MAX_DEPTH: usize = 2 * NESTING_LIMIT;
 
 /// The size of a value of `node`; places are relative to `at` (the empty place for a record's
 /// own entries start from the record).

@@ -2,7 +2,7 @@
 //!
 //! Expected offsets are counted by hand from the msgpack encodings the schemas describe.
 
-use metalayer_layout::{BUILTINS, Layout, OverlapReason, PYTHON_BLOSC2, builtin_layout, parse};
+use metalayer_layout::{BUILTINS, Layout, OverlapReason, PYTHON_BLOSC2, also_stored_as, builtin_layout, parse};
 
 fn layout(name: &str) -> Layout {
     builtin_layout(name).unwrap_or_else(|| panic!("{name} is a built-in"))
@@ -23,7 +23,14 @@ fn every_pair_of_built_ins_under_one_name_parts() {
         })
         .collect();
     // c-blosc2 wrote the caterva layout under `b2nd` for a while.
-    all.push(("b2nd".to_string(), layout("caterva_v0")));
+    assert_eq!(also_stored_as("caterva_v0"), ["b2nd"]);
+    for b in BUILTINS.iter().chain(PYTHON_BLOSC2) {
+        all.extend(
+            also_stored_as(b.name)
+                .iter()
+                .map(|name| (name.to_string(), layout(b.name))),
+        );
+    }
     let mut pairs = 0;
     for (i, (name, a)) in all.iter().enumerate() {
         for (other_name, b) in &all[i + 1..] {

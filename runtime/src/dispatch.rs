@@ -4,6 +4,7 @@
 use core::fmt;
 
 use crate::error::DecodeError;
+use crate::wire::Wire;
 
 /// One step of what a dispatcher checks of an input for one layout: the layouts stored under
 /// one name are walked side by side, so that step `i` of each stands at the same byte of any
@@ -274,6 +275,22 @@ fn value_end(input: &[u8], at: usize) -> Result<usize, Skip> {
     Ok(at)
 }
 
+/// The longest metalayer name c-blosc2 stores, in bytes (`BLOSC2_METALAYER_NAME_MAXLEN` in
+/// blosc2.h): a frame's header holds each name as a msgpack fixstr, whose marker states the
+/// length. The schema checker refuses a longer `metalayer`, and [`MetalayerName`] keeps this
+/// many bytes.
+///
+/// ```
+/// use metalayer_runtime::{METALAYER_NAME_MAX_LEN, wire::Wire};
+///
+/// assert_eq!(METALAYER_NAME_MAX_LEN, 31);
+/// assert_eq!(Wire::FixStr.max_len(), Some(31));
+/// ```
+pub const METALAYER_NAME_MAX_LEN: usize = match Wire::FixStr.max_len() {
+    Some(len) => len as usize,
+    None => 0,
+};
+
 /// A metalayer name as a [`DispatchError`] keeps it, without allocating: up to
 /// [`MetalayerName::CAPACITY`] bytes, as many as c-blosc2 stores. A longer name is cut at the
 /// last character boundary that fits, and shown with `...` after it.
@@ -297,12 +314,12 @@ pub struct MetalayerName {
 }
 
 impl MetalayerName {
-    /// The most bytes kept: c-blosc2 stores names of at most 31 bytes (a msgpack fixstr).
+    /// The most bytes kept: the longest name c-blosc2 stores, [`METALAYER_NAME_MAX_LEN`].
     ///
     /// ```
     /// assert_eq!(metalayer_runtime::MetalayerName::CAPACITY, 31);
     /// ```
-    pub const CAPACITY: usize = 31;
+    pub const CAPACITY: usize = METALAYER_NAME_MAX_LEN;
 
     /// Keeps `name`, or as much of it as fits.
     ///

@@ -36,7 +36,9 @@ pub mod wire;
 mod write;
 
 pub use decode::Decoder;
-pub use dispatch::{Candidate, DecodeFn, DispatchError, Fit, MetalayerName, Probe, dispatch, select, str_eq};
+pub use dispatch::{
+    Candidate, DecodeFn, DispatchError, Fit, METALAYER_NAME_MAX_LEN, MetalayerName, Probe, dispatch, select, str_eq,
+};
 pub use encode::{
     Encoder, check_count, check_len, check_named, check_optional, check_range, check_same_len, check_str_len,
 };

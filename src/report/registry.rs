@@ -6,18 +6,10 @@ use crate::std_prelude::*;
 
 use std::sync::OnceLock;
 
-use metalayer_layout::{BUILTINS, Builtin, Layout, PYTHON_BLOSC2, Probe};
+use metalayer_layout::{BUILTINS, Builtin, Layout, PYTHON_BLOSC2, Probe, also_stored_as};
 use metalayer_runtime::Candidate;
 
 use crate::value::{Typed, intern};
-
-/// Layouts stored under another metalayer name than their own, with the reason: dispatch by
-/// name tries them there too.
-const ALSO_STORED_UNDER: &[(&str, &str)] = &[
-    // c-blosc2 briefly (January 2023) wrote the caterva layout under the name `b2nd`; c-blosc2
-    // itself reads it back as a b2nd metalayer without a dtype.
-    ("caterva_v0", "b2nd"),
-];
 
 /// The built-in layouts, checked once, and the candidates dispatch picks among.
 struct Builtins {
@@ -82,10 +74,8 @@ fn builtins() -> &'static Builtins {
             .filter_map(|b| metalayer_layout::builtin_layout(b.name))
             .collect();
         let mut stored: Vec<(&Layout, &str)> = layouts.iter().map(|l| (l, l.metalayer.as_str())).collect();
-        for (schema, name) in ALSO_STORED_UNDER {
-            if let Some(layout) = layouts.iter().find(|l| l.schema == *schema) {
-                stored.push((layout, name));
-            }
+        for layout in &layouts {
+            stored.extend(also_stored_as(&layout.schema).iter().map(|name| (layout, *name)));
         }
         let candidates = candidates_of(&stored);
         Builtins { layouts, candidates }
@@ -132,7 +122,8 @@ fn checked(list: &[Builtin]) -> Vec<&'static Layout> {
 }
 
 /// c-blosc2's built-in layouts that dispatch picks among, newest first, each under its
-/// metalayer name, then the layouts also stored under another name.
+/// metalayer name, then the layouts also stored under another name
+/// (`metalayer_layout::also_stored_as`).
 ///
 /// ```
 /// let names: Vec<&str> = metalayer::report::candidates().iter().map(|c| c.schema).collect();
@@ -287,8 +278,8 @@ fn groups(layouts: &[(&'static Layout, Option<String>)]) -> Result<Vec<Group>, S
     for (layout, path) in layouts {
         add(layout, &layout.metalayer, path.clone());
     }
-    for (schema, name) in ALSO_STORED_UNDER {
-        if let Some((layout, path)) = layouts.iter().find(|(l, _)| l.schema == *schema) {
+    for (layout, path) in layouts {
+        for name in also_stored_as(&layout.schema) {
             add(layout, name, path.clone());
         }
     }

@@ -14,7 +14,8 @@ use crate::vlmeta::{self, ChunkError, ChunkErrorKind, ChunkHeader};
 /// The most levels one input is read through: msgpack arrays and maps, python-blosc2 ext
 /// payloads and frames nested in values count together, and so do a layout's arrays, maps and
 /// records (schemas cannot nest types in themselves, so only a schema nested this deep by hand
-/// reaches it).
+/// reaches it). The walks over a layout itself have a bound of their own,
+/// [`metalayer_layout::NESTING_LIMIT`].
 ///
 /// ```
 /// assert_eq!(metalayer::value::DEPTH_LIMIT, 64);

@@ -74,30 +74,11 @@ pub fn engine_layout(schema: &str) -> &'static metalayer_layout::Layout {
         .map(|dir| root.join(dir).join(format!("{schema}.toml")))
         .find(|p| p.exists())
         .unwrap_or_else(|| panic!("no schema file for {schema}"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let source = metalayer_layout::Source {
-        name: schema.to_owned(),
-        path: Some(path.display().to_string()),
-        text,
-    };
-    let layout = metalayer_layout::parse_with(source, &mut |reference, from| {
-        if let Some(b) = metalayer_layout::builtin(reference) {
-            return Ok(metalayer_layout::Source {
-                name: b.name.to_owned(),
-                path: None,
-                text: b.text.to_owned(),
-            });
-        }
-        let dir = from.path.as_deref().and_then(|p| std::path::Path::new(p).parent());
-        let path = dir.unwrap_or(root).join(reference);
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(metalayer_layout::Source {
-            name: reference.to_owned(),
-            path: Some(path.display().to_string()),
-            text,
-        })
-    })
-    .unwrap_or_else(|e| panic!("{schema}: {e:?}"));
+    let mut loader = metalayer_layout::Loader::new();
+    let source = loader
+        .read(&metalayer_layout::Found::File(path))
+        .unwrap_or_else(|e| panic!("{schema}: {e}"));
+    let layout = loader.layout(source).unwrap_or_else(|e| panic!("{schema}: {e:?}"));
     let layout: &'static metalayer_layout::Layout = Box::leak(Box::new(layout));
     files.insert(schema.to_owned(), layout);
     layout

@@ -2,6 +2,7 @@
 //! first.
 
 use super::Ctx;
+use crate::load::Source;
 use crate::parse::{Sp, Table};
 
 /// The keys of a schema file's top-level table.
@@ -60,66 +61,80 @@ pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize
         refs.extend(includes.value.into_iter().map(|r| (r, Reference::Include)));
     }
     for (reference, how) in refs {
-        if !check_no_file_cycle(cx, file, &reference, how) {
+        let Some(source) = check_file_loads(cx, file, &reference, how) else {
+            continue;
+        };
+        if !check_no_file_cycle(cx, file, &reference, &source, how) {
             continue;
         }
-        cx.stack.push(reference.value.clone());
-        if let Some((loaded, t)) = check_file_loads(cx, file, &reference, how) {
-            gathered.tables.push((loaded, t));
-            let next = gathered.tables.len() - 1;
-            if is_main && how == Reference::Extend {
-                gathered.base = Some(next);
+        let index = cx.files.len();
+        let parsed = crate::parse::parse(&source.text);
+        cx.files.push(source);
+        match parsed {
+            Ok(t) => {
+                gathered.tables.push((index, t));
+                let next = gathered.tables.len() - 1;
+                if is_main && how == Reference::Extend {
+                    gathered.base = Some(next);
+                }
+                cx.stack.push(index);
+                gather(cx, gathered, next, false);
+                cx.stack.pop();
             }
-            gather(cx, gathered, next, false);
+            Err(diags) => {
+                for d in diags {
+                    cx.error(index, d.span, d.message);
+                }
+            }
         }
-        cx.stack.pop();
     }
 }
 
 /// Rule: a schema does not extend or include itself, directly or through the files it names.
-/// Whether `reference`, named in `file`, is not one of the files being read.
-fn check_no_file_cycle(cx: &mut Ctx<'_, '_>, file: usize, reference: &Sp<String>, how: Reference) -> bool {
-    if !cx.stack.contains(&reference.value) {
+/// Whether `source`, which `reference` in `file` names, is not one of the files being read.
+fn check_no_file_cycle(
+    cx: &mut Ctx<'_, '_>,
+    file: usize,
+    reference: &Sp<String>,
+    source: &Source,
+    how: Reference,
+) -> bool {
+    if !cx.stack.iter().any(|&f| cx.files[f].is_same_file(source)) {
         return true;
     }
-    let chain = cx.stack.join(" -> ");
-    cx.error(
-        file,
-        reference.span.clone(),
-        format!("{} cycle: {chain} -> {} again", how.verb(), reference.value),
+    let chain: Vec<&str> = cx.stack.iter().map(|&f| label(&cx.files[f], f)).collect();
+    let message = format!(
+        "{} cycle: {} -> {} again",
+        how.verb(),
+        chain.join(" -> "),
+        reference.value
     );
+    cx.error(file, reference.span.clone(), message);
     false
 }
 
-/// Rule: the files a schema extends or includes exist and parse. Loads and parses the file
-/// `reference` names (in file `from`); `None`, with a diagnostic, when it cannot be read or
-/// does not parse.
-fn check_file_loads(
-    cx: &mut Ctx<'_, '_>,
-    from: usize,
-    reference: &Sp<String>,
-    how: Reference,
-) -> Option<(usize, Table)> {
-    let source = match (cx.loader)(&reference.value, &cx.files[from]) {
-        Ok(s) => s,
+/// How a cycle names a file: by the reference that named it, and the main schema by its file
+/// name (`b2nd_v1.toml`), or its name when it is no file.
+fn label(source: &Source, index: usize) -> &str {
+    let file_name = source
+        .path
+        .as_deref()
+        .filter(|_| index == 0)
+        .and_then(|p| std::path::Path::new(p).file_name().and_then(|n| n.to_str()));
+    file_name.unwrap_or(&source.name)
+}
+
+/// Rule: the files a schema extends or includes exist. Loads the file `reference` names (in
+/// file `from`); `None`, with a diagnostic, when it cannot be found or read.
+fn check_file_loads(cx: &mut Ctx<'_, '_>, from: usize, reference: &Sp<String>, how: Reference) -> Option<Source> {
+    match (cx.resolve)(&reference.value, &cx.files[from]) {
+        Ok(source) => Some(source),
         Err(message) => {
             cx.error(
                 from,
                 reference.span.clone(),
                 format!("cannot {} `{}`: {message}", how.verb(), reference.value),
             );
-            return None;
-        }
-    };
-    let index = cx.files.len();
-    let parsed = crate::parse::parse(&source.text);
-    cx.files.push(source);
-    match parsed {
-        Ok(t) => Some((index, t)),
-        Err(diags) => {
-            for d in diags {
-                cx.error(index, d.span, d.message);
-            }
             None
         }
     }

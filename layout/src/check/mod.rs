@@ -36,23 +36,15 @@ use core::ops::Range;
 
 use crate::diagnostic::{Diagnostic, Origin};
 use crate::keywords;
+use crate::load::Source;
 use crate::model::{Family, Layout, Wire};
 use crate::parse::{Sp, Table, Val};
 
-/// A schema file, as a loader returns it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Source {
-    /// The schema's name (its file stem) or the reference it was loaded by.
-    pub name: String,
-    /// Its path on disk, if it has one (built-ins have none).
-    pub path: Option<String>,
-    /// Its text.
-    pub text: String,
-}
-
 /// Finds the file a schema extends or includes, by the reference the schema writes (a schema
-/// name such as `b2nd_v1`, or a path such as `common.toml`), relative to the file that names it.
-pub type Loader<'a> = dyn FnMut(&str, &Source) -> Result<Source, String> + 'a;
+/// name such as `b2nd_v1`, or a path such as `common.toml`), relative to the file that names it;
+/// or says why it cannot, in a message the checker reports at the reference.
+/// [`Loader::reference`](crate::Loader::reference) is how the attribute and the command find them.
+pub type Resolve<'a> = dyn FnMut(&str, &Source) -> Result<Source, String> + 'a;
 
 /// The keys a node table takes, whatever its wire type.
 const NODE_KEYS: &[&str] = &[
@@ -74,13 +66,13 @@ const NODE_KEYS: &[&str] = &[
 ];
 
 /// Parses the main schema, reads the files it extends or includes, and checks them all.
-pub(crate) fn check(main: Source, loader: &mut Loader<'_>) -> Result<Layout, Vec<Diagnostic>> {
+pub(crate) fn check(main: Source, resolve: &mut Resolve<'_>) -> Result<Layout, Vec<Diagnostic>> {
     let main_table = crate::parse::parse(&main.text)?;
     let mut cx = Ctx {
-        stack: vec![main.name.clone()],
+        stack: vec![0],
         files: vec![main],
         diags: Vec::new(),
-        loader,
+        resolve,
     };
     let mut gathered = files::Gathered::default();
     gathered.tables.push((0, main_table));
@@ -149,9 +141,9 @@ fn check_identifier(cx: &mut Ctx<'_, '_>, file: usize, name: &Sp<String>, of: Na
 struct Ctx<'l, 'a> {
     files: Vec<Source>,
     diags: Vec<Diagnostic>,
-    loader: &'l mut Loader<'a>,
-    /// The chain of files being extended or included, for cycles.
-    stack: Vec<String>,
+    resolve: &'l mut Resolve<'a>,
+    /// The chain of files being extended or included (indices in `files`), for cycles.
+    stack: Vec<usize>,
 }
 
 impl Ctx<'_, '_> {
@@ -350,16 +342,19 @@ mod testing {
             .collect()
     }
 
-    /// The problems of `main`, which reads the files `others` (reference, text) by reference;
-    /// each is placed as `file:line:column`, `file` being `main` for the main schema.
+    /// The problems of `main`, which reads the files `others` (reference, text) by reference,
+    /// and itself by `main`; each is placed as `file:line:column`, `file` being `main` for the
+    /// main schema.
     pub(crate) fn problems_with(main: &str, others: &[(&str, &str)]) -> Vec<(String, Problem)> {
         let source = Source {
             name: "main".into(),
             path: None,
             text: main.to_string(),
         };
+        // `main` names the main schema itself.
+        let files: Vec<(&str, &str)> = others.iter().copied().chain([("main", main)]).collect();
         let result = crate::parse_with(source, &mut |reference, _| {
-            others
+            files
                 .iter()
                 .find(|(name, _)| *name == reference)
                 .map(|(name, text)| Source {

@@ -2,6 +2,8 @@
 
 use core::ops::Range;
 
+use metalayer_runtime::METALAYER_NAME_MAX_LEN;
+
 use super::files::Gathered;
 use super::node::NodeCx;
 use super::record::{RawRecord, RecordOf};
@@ -103,15 +105,16 @@ fn check_schema_header(cx: &mut Ctx<'_, '_>, main: &Table) -> Header {
     }
 }
 
-/// Rule: the metalayer name is 1 to 31 bytes long, as c-blosc2 stores names.
+/// Rule: the metalayer name is 1 to [`METALAYER_NAME_MAX_LEN`] bytes long, as c-blosc2 stores
+/// names.
 fn check_metalayer_name_length(cx: &mut Ctx<'_, '_>, name: &Sp<String>) {
     let m = &name.value;
-    if m.is_empty() || m.len() > 31 {
+    if m.is_empty() || m.len() > METALAYER_NAME_MAX_LEN {
         cx.error(
             MAIN,
             name.span.clone(),
             format!(
-                "metalayer name `{m}` is {} bytes; c-blosc2 stores names of 1 to 31 bytes",
+                "metalayer name `{m}` is {} bytes; c-blosc2 stores names of 1 to {METALAYER_NAME_MAX_LEN} bytes",
                 m.len()
             ),
         );
