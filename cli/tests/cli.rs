@@ -257,6 +257,120 @@ fn good_path_still_reported_beside_a_bad_one() {
 
 #[cfg(feature = "inspect")]
 #[test]
+fn python_blosc2_metalayers_of_other_shapes_are_msgpack_with_a_warning() {
+    use common::{frame_with_metalayers, write};
+
+    let dir = scratch("other-shapes");
+    let b2nd = unhex(
+        expected()
+            .iter()
+            .find(|f| f["path"] == "files/blosc2-4/dtype_i4le.b2nd")
+            .expect("in expected.json")["metalayers"][0]["hex"]
+            .as_str()
+            .expect("hex"),
+    );
+    // A proxy-source no release writes, {"source_kind": "s3", "bucket": "b", "key": "k"}, and a
+    // b2embed of format version 2, {"version": 2}: python-blosc2's names, shapes no built-in
+    // layout reads.
+    let proxy: &[u8] = b"\x83\xabsource_kind\xa2s3\xa6bucket\xa1b\xa3key\xa1k";
+    let embed: &[u8] = b"\x81\xa7version\x02";
+    let frame = frame_with_metalayers(&[("b2nd", &b2nd), ("proxy-source", proxy), ("b2embed", embed)], &[]);
+    let path = write(&dir, "other_shapes.b2nd", &frame);
+
+    let out = run(&["inspect", "--json", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    let metalayers = &report[0]["metalayers"];
+    assert_eq!(metalayers[0]["schema"], "b2nd_v1");
+    for (i, name, value) in [
+        (
+            1,
+            "proxy-source",
+            serde_json::json!({"source_kind": "s3", "bucket": "b", "key": "k"}),
+        ),
+        (2, "b2embed", serde_json::json!({"version": 2})),
+    ] {
+        let m = &metalayers[i];
+        let keys: Vec<&str> = m.as_object().expect("object").keys().map(String::as_str).collect();
+        assert_eq!(keys, ["name", "len", "hex", "msgpack", "warning"], "{m}");
+        assert_eq!(m["name"], name);
+        assert_eq!(m["msgpack"], value);
+        let warning = m["warning"].as_str().expect("a warning");
+        assert!(
+            warning.starts_with(&format!(
+                "python-blosc2's \"{name}\" in a shape no built-in layout reads, shown as msgpack: "
+            )),
+            "{warning}"
+        );
+    }
+    // The closest layout says where the value leaves it: b2embed_v1's version is the constant 1.
+    assert!(
+        metalayers[2]["warning"]
+            .as_str()
+            .is_some_and(|w| w.ends_with("b2embed_v1: at byte 0x09 in version: expected constant 1, found 2")),
+        "{}",
+        metalayers[2]
+    );
+    // Warnings on stderr name the file and the metalayer; the run does not fail.
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "metalayer: warning: {path}: metalayer \"proxy-source\" (content at file byte "
+        )),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("metalayer: warning: {path}: metalayer \"b2embed\" ")),
+        "{err}"
+    );
+
+    let out = run(&["inspect", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("  proxy-source  31 bytes  msgpack\n"), "{text}");
+    assert!(
+        text.contains("      value:    {\"source_kind\": \"s3\", \"bucket\": \"b\", \"key\": \"k\"}\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("      warning:  python-blosc2's \"proxy-source\" in a shape no built-in layout reads"),
+        "{text}"
+    );
+
+    // c-blosc2's b2nd stays strict, and so does a python-blosc2 name whose bytes are not one
+    // msgpack value.
+    let mut bad_b2nd = b2nd.clone();
+    bad_b2nd[0] = 0x98;
+    for (name, metalayers) in [
+        ("bad_b2nd.b2nd", vec![("b2nd", &bad_b2nd[..]), ("b2embed", embed)]),
+        (
+            "not_msgpack.b2nd",
+            vec![("b2nd", &b2nd[..]), ("proxy-source", &b"\x83\xc1"[..])],
+        ),
+    ] {
+        let path = write(&dir, name, &frame_with_metalayers(&metalayers, &[]));
+        let out = run(&["inspect", "--json", &path]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
+        assert!(
+            stderr(&out).starts_with(&format!("metalayer: {path}: metalayer ")),
+            "{name}: {}",
+            stderr(&out)
+        );
+        let report = json(&out);
+        let failed = report[0]["metalayers"]
+            .as_array()
+            .expect("metalayers")
+            .iter()
+            .filter(|m| m.get("error").is_some())
+            .count();
+        assert_eq!(failed, 1, "{name}: {report}");
+    }
+}
+
+#[cfg(feature = "inspect")]
+#[test]
 fn undecodable_b2nd_reports_offset_and_entry() {
     let dir = scratch("undecodable");
     let mut bytes = std::fs::read(fixture("files/blosc2-4/dtype_i4le.b2nd")).expect("fixture");
