@@ -646,9 +646,9 @@ fn schemas_lists_the_builtins() {
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    // c-blosc2's three, python-blosc2's sixteen, then the frame header and trailer.
-    assert_eq!(lines.len(), 21, "{text}");
-    assert!(lines[19].starts_with("frame_header_v2 "), "{text}");
+    // c-blosc2's three, python-blosc2's twenty-two, then the frame header and trailer.
+    assert_eq!(lines.len(), 27, "{text}");
+    assert!(lines[25].starts_with("frame_header_v2 "), "{text}");
     assert!(lines[0].starts_with("caterva_v0   "), "{text}");
     assert!(
         lines[0].contains(" caterva ") && lines[0].contains("caterva, 5 entries"),
@@ -676,8 +676,9 @@ fn schemas_lists_the_builtins() {
         .filter_map(|s| s["name"].as_str())
         .collect();
     assert_eq!(names[..3], ["caterva_v0", "b2nd_v0", "b2nd_v1"]);
-    assert_eq!(names.len(), 21);
+    assert_eq!(names.len(), 27);
     assert!(names.contains(&"proxy_source_local_v0"));
+    assert!(names.contains(&"proxy_source_untagged_local_v0"));
     assert_eq!(list[2]["metalayer"], "b2nd");
     assert!(
         list[2]["description"]
