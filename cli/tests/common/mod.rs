@@ -22,13 +22,25 @@ pub fn read_fixture(rel: &str) -> Vec<u8> {
     std::fs::read(fixture(rel)).expect("fixture")
 }
 
-/// expected.json: what python-blosc2 and caterva report for every fixture.
-pub fn expected() -> Vec<Value> {
+/// Every record of expected.json: frames and stores.
+fn records() -> Vec<Value> {
     let text = std::fs::read_to_string(fixture("expected.json")).expect("expected.json");
     match serde_json::from_str(&text).expect("expected.json parses") {
         Value::Array(files) => files,
         other => panic!("expected.json is not an array: {other}"),
     }
+}
+
+/// expected.json's frame records: what python-blosc2 and caterva report for every fixture
+/// frame (a file, a sparse-frame directory, or a member file of a `.b2d` store).
+pub fn expected() -> Vec<Value> {
+    records().into_iter().filter(|r| r.get("store").is_none()).collect()
+}
+
+/// expected.json's store records (`"store": "zip"` or `"directory"`): a `.b2z` or `.b2d`
+/// store's members and the nodes python-blosc2 reads through it.
+pub fn expected_stores() -> Vec<Value> {
+    records().into_iter().filter(|r| r.get("store").is_some()).collect()
 }
 
 pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
