@@ -458,22 +458,34 @@ fn v0_bytes(container: u8, ndim: usize, dtype: Option<&[u8]>) -> Vec<u8> {
     b
 }
 
+/// The frames under `dir`, in path order: files that start with the frame magic, sparse-frame
+/// directories, and the frames in other directories (the member files of `.b2d` stores); the
+/// `.b2z` zip stores are not frames.
+fn frames_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            if path.join("chunks.b2frame").is_file() {
+                out.push(path);
+            } else {
+                frames_under(&path, out);
+            }
+        } else if std::fs::read(&path).is_ok_and(|b| b.starts_with(b"\x9e\xa8b2frame\0")) {
+            out.push(path);
+        }
+    }
+}
+
 fn fixture_metalayers() -> Vec<(String, String, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/files");
+    let mut frames = Vec::new();
+    frames_under(&root, &mut frames);
     let mut out = Vec::new();
-    let mut producers: Vec<_> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).collect();
-    producers.sort();
-    for producer in producers {
-        let mut frames: Vec<_> = std::fs::read_dir(&producer)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        frames.sort();
-        for frame in frames {
-            let metalayers = metalayer::frame::read_metalayers(&frame).unwrap_or_else(|e| panic!("{e}"));
-            for m in metalayers {
-                out.push((frame.display().to_string(), m.name, m.content));
-            }
+    for frame in frames {
+        let metalayers = metalayer::frame::read_metalayers(&frame).unwrap_or_else(|e| panic!("{e}"));
+        for m in metalayers {
+            out.push((frame.display().to_string(), m.name, m.content));
         }
     }
     out

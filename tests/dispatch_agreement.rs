@@ -268,7 +268,7 @@ enum Store {
 fn selected(registry: &Registry, name: &str, bytes: &[u8]) -> Result<String, String> {
     match registry.select(name, bytes) {
         Selected::Decoded(value) => Ok(value.layout().schema.clone()),
-        Selected::Failed(e) => Err(e),
+        Selected::Failed(e) | Selected::OtherShape(e) => Err(e),
         Selected::Unknown => Err("unknown".into()),
     }
 }

@@ -71,7 +71,13 @@ fn parse_err(bytes: &[u8]) -> String {
 fn every_fixture_matches_expected_json() {
     let root = fixtures();
     let expected: Value = serde_json::from_str(&fs::read_to_string(root.join("expected.json")).unwrap()).unwrap();
-    let entries = expected.as_array().unwrap();
+    // The frame records: store records (`"store"`) describe .b2z and .b2d stores.
+    let entries: Vec<&Value> = expected
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r.get("store").is_none())
+        .collect();
     assert!(entries.len() >= 100, "expected.json lists {} files", entries.len());
     let (mut contiguous, mut sparse, mut user) = (0, 0, 0);
     for entry in entries {

@@ -74,7 +74,8 @@ fn all_within(log: &Log, allowed: &[Range<u64>]) -> bool {
 fn only_the_header_and_the_trailer_are_read_from_every_fixture() {
     let expected: Value = serde_json::from_str(&fs::read_to_string(fixtures().join("expected.json")).unwrap()).unwrap();
     let (mut frames, mut chunk_bytes, mut largest) = (0, 0u64, (0u64, 0u64, String::new()));
-    for entry in expected.as_array().unwrap() {
+    // The frame records: store records (`"store"`) describe .b2z and .b2d stores.
+    for entry in expected.as_array().unwrap().iter().filter(|r| r.get("store").is_none()) {
         let rel = entry["frame_file"].as_str().unwrap();
         let path = fixtures().join(rel);
         let file_len = fs::metadata(&path).unwrap().len();

@@ -20,10 +20,17 @@ fn fixture(rel: &str) -> Vec<u8> {
     fs::read(fixtures().join(rel)).unwrap()
 }
 
+/// expected.json's frame records (its store records left out).
 fn expected() -> Vec<Value> {
     let text = fs::read_to_string(fixtures().join("expected.json")).unwrap();
     let value: Value = serde_json::from_str(&text).unwrap();
-    value.as_array().unwrap().clone()
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r.get("store").is_none())
+        .cloned()
+        .collect()
 }
 
 fn hex(s: &str) -> Vec<u8> {

@@ -15,9 +15,11 @@ use metalayer::caterva::CatervaV0;
 use metalayer::prelude::*;
 use serde_json::Value;
 
+/// expected.json's frame records (its store records, with a `"store"` key, left out).
 fn fixtures() -> Vec<Value> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/expected.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    let records: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    records.into_iter().filter(|r| r.get("store").is_none()).collect()
 }
 
 fn ints(v: &Value) -> Vec<i64> {
@@ -86,7 +88,8 @@ fn real_files_decode_and_reencode() {
                 .or_default() += 1;
         }
     }
-    assert_eq!(seen.len(), 3, "three producers: {seen:?}");
+    // caterva 0.7.3 and python-blosc2 2.7.1, 3.12.2 and 4.14.1.
+    assert_eq!(seen.len(), 4, "four producers: {seen:?}");
     // python-blosc2 4.x writes every ndim c-blosc2 allows, 16 included.
     assert_eq!(ndims_v1, (0..=16).collect(), "b2nd_v1 ndims covered");
 }

@@ -107,6 +107,73 @@ struct ProxySourceDataset {
     dataset: Box<str>,
 }
 
+/// `proxy_source_custom_v0`: a source of the user's own, every key but `caterva2_env` nil.
+#[metalayer(schema = "proxy_source_custom_v0")]
+#[derive(Debug, Clone, PartialEq)]
+struct ProxySourceCustom {
+    caterva2_env: bool,
+}
+
+/// `proxy_source_untagged_local_v0`: python-blosc2 3.x's `{"local_abspath": str, "urlpath":
+/// nil, "caterva2_env": bool}`.
+#[metalayer(schema = "proxy_source_untagged_local_v0")]
+#[derive(Debug, Clone, PartialEq)]
+struct ProxySourceUntaggedLocal {
+    local_abspath: String,
+    caterva2_env: bool,
+}
+
+/// `proxy_source_untagged_memory_v0`: the same with `"local_abspath": nil`.
+#[metalayer(schema = "proxy_source_untagged_memory_v0")]
+#[derive(Debug, Clone, PartialEq)]
+struct ProxySourceUntaggedMemory {
+    caterva2_env: bool,
+}
+
+/// `proxy_source_untagged_caterva2_v0`: `urlpath` is `["__tuple__", path, urlbase, nil]`.
+#[metalayer(schema = "proxy_source_untagged_caterva2_v0")]
+#[derive(Debug, Clone, PartialEq)]
+struct ProxySourceUntaggedCaterva2 {
+    urlpath: UntaggedC2ArrayAddress,
+    caterva2_env: bool,
+}
+
+/// The `c2array_address` record type of `proxy_source_untagged_caterva2_v0`.
+#[metalayer(schema = "proxy_source_untagged_caterva2_v0", layout = "c2array_address")]
+#[derive(Debug, Clone, PartialEq)]
+struct UntaggedC2ArrayAddress {
+    path: String,
+    urlbase: String,
+}
+
+/// `proxy_source_untagged_caterva2_auth_v0`: `urlpath` is `["__tuple__", path, urlbase,
+/// auth_token]`.
+#[metalayer(schema = "proxy_source_untagged_caterva2_auth_v0")]
+#[derive(Debug, Clone, PartialEq)]
+struct ProxySourceUntaggedCaterva2Auth {
+    urlpath: AuthC2ArrayAddress,
+    caterva2_env: bool,
+}
+
+/// The `c2array_address` record type of `proxy_source_untagged_caterva2_auth_v0`.
+#[metalayer(schema = "proxy_source_untagged_caterva2_auth_v0", layout = "c2array_address")]
+#[derive(Debug, Clone, PartialEq)]
+struct AuthC2ArrayAddress {
+    path: String,
+    urlbase: String,
+    auth_token: String,
+}
+
+/// `ctable_varlen_scalar_v1`: `{"version": 1, "py_type": str, "nullable": bool, "batch_rows":
+/// int}`.
+#[metalayer(schema = "ctable_varlen_scalar_v1")]
+#[derive(Debug, Clone, PartialEq)]
+struct CtableVarlenScalar {
+    py_type: String,
+    nullable: bool,
+    batch_rows: u32,
+}
+
 /// `batcharray_empty_v1`: `items_per_block` and `arrow_schema` nil.
 #[metalayer(schema = "batcharray_empty_v1")]
 #[derive(Debug, Clone, PartialEq)]
@@ -374,6 +441,95 @@ impl FromPython for ProxySourceDataset {
     }
 }
 
+impl FromPython for ProxySourceCustom {
+    fn from_python(value: &Json) -> Self {
+        let o = object(value, &["source_kind", "local_abspath", "urlpath", "caterva2_env"]);
+        nil(&o["source_kind"]);
+        nil(&o["local_abspath"]);
+        nil(&o["urlpath"]);
+        ProxySourceCustom {
+            caterva2_env: boolean(&o["caterva2_env"]),
+        }
+    }
+}
+
+const UNTAGGED_KEYS: [&str; 3] = ["local_abspath", "urlpath", "caterva2_env"];
+
+impl FromPython for ProxySourceUntaggedLocal {
+    fn from_python(value: &Json) -> Self {
+        let o = object(value, &UNTAGGED_KEYS);
+        nil(&o["urlpath"]);
+        ProxySourceUntaggedLocal {
+            local_abspath: string(&o["local_abspath"]),
+            caterva2_env: boolean(&o["caterva2_env"]),
+        }
+    }
+}
+
+impl FromPython for ProxySourceUntaggedMemory {
+    fn from_python(value: &Json) -> Self {
+        let o = object(value, &UNTAGGED_KEYS);
+        nil(&o["local_abspath"]);
+        nil(&o["urlpath"]);
+        ProxySourceUntaggedMemory {
+            caterva2_env: boolean(&o["caterva2_env"]),
+        }
+    }
+}
+
+/// The tuple python-blosc2 3.x stores a C2Array's address as: `["__tuple__", path, urlbase,
+/// auth_token]`.
+fn c2array_tuple(value: &Json) -> &[Json] {
+    let tuple = value.as_array().expect("urlpath is an array");
+    assert_eq!(tuple.len(), 4, "urlpath: {tuple:?}");
+    constant(&tuple[0], "__tuple__".into());
+    tuple
+}
+
+impl FromPython for ProxySourceUntaggedCaterva2 {
+    fn from_python(value: &Json) -> Self {
+        let o = object(value, &UNTAGGED_KEYS);
+        nil(&o["local_abspath"]);
+        let tuple = c2array_tuple(&o["urlpath"]);
+        nil(&tuple[3]);
+        ProxySourceUntaggedCaterva2 {
+            urlpath: UntaggedC2ArrayAddress {
+                path: string(&tuple[1]),
+                urlbase: string(&tuple[2]),
+            },
+            caterva2_env: boolean(&o["caterva2_env"]),
+        }
+    }
+}
+
+impl FromPython for ProxySourceUntaggedCaterva2Auth {
+    fn from_python(value: &Json) -> Self {
+        let o = object(value, &UNTAGGED_KEYS);
+        nil(&o["local_abspath"]);
+        let tuple = c2array_tuple(&o["urlpath"]);
+        ProxySourceUntaggedCaterva2Auth {
+            urlpath: AuthC2ArrayAddress {
+                path: string(&tuple[1]),
+                urlbase: string(&tuple[2]),
+                auth_token: string(&tuple[3]),
+            },
+            caterva2_env: boolean(&o["caterva2_env"]),
+        }
+    }
+}
+
+impl FromPython for CtableVarlenScalar {
+    fn from_python(value: &Json) -> Self {
+        let o = object(value, &["version", "py_type", "nullable", "batch_rows"]);
+        constant(&o["version"], 1.into());
+        CtableVarlenScalar {
+            py_type: string(&o["py_type"]),
+            nullable: boolean(&o["nullable"]),
+            batch_rows: narrow(int(&o["batch_rows"])),
+        }
+    }
+}
+
 const BATCHARRAY_KEYS: [&str; 4] = ["version", "serializer", "items_per_block", "arrow_schema"];
 
 impl FromPython for BatchArrayEmpty {
@@ -604,6 +760,174 @@ const FIXTURES: &[(&str, &str, &str)] = &[
     ("b2dict_v1", "files/blosc2-4-own/dictstore_embed.b2e", "b2dict"),
     ("b2tree_v1", "files/blosc2-4-own/treestore_embed.b2e", "b2tree"),
     ("b2tree_v1", "files/blosc2-4-own/ctable_embed.b2e", "b2tree"),
+    // python-blosc2 3.12.2 and 2.7.1's frames, 4.14.1's other sources, and the member files of
+    // the .b2d stores.
+    ("b2dict_v1", "files/blosc2-4-stores/dictstore.b2d/embed.b2e", "b2dict"),
+    ("b2embed_v1", "files/blosc2-3-own/embedstore.b2e", "b2embed"),
+    ("b2embed_v1", "files/blosc2-3-stores/dictstore.b2d/embed.b2e", "b2embed"),
+    ("b2embed_v1", "files/blosc2-3-stores/treestore.b2d/embed.b2e", "b2embed"),
+    ("b2tree_v1", "files/blosc2-4-stores/ctable.b2d/embed.b2e", "b2tree"),
+    ("b2tree_v1", "files/blosc2-4-stores/treestore.b2d/embed.b2e", "b2tree"),
+    (
+        "batcharray_v1",
+        "files/blosc2-4-stores/ctable.b2d/_cols/d_dict.b2b",
+        "batcharray",
+    ),
+    (
+        "batcharray_v1",
+        "files/blosc2-4-stores/ctable.b2d/_cols/ln.b2b",
+        "batcharray",
+    ),
+    (
+        "batcharray_v1",
+        "files/blosc2-4-stores/ctable.b2d/_cols/ob.b2b",
+        "batcharray",
+    ),
+    (
+        "batcharray_v1",
+        "files/blosc2-4-stores/ctable.b2d/_cols/st.b2b",
+        "batcharray",
+    ),
+    (
+        "batcharray_v1",
+        "files/blosc2-4-stores/ctable.b2d/_cols/vb.b2b",
+        "batcharray",
+    ),
+    (
+        "batcharray_v1",
+        "files/blosc2-4-stores/ctable.b2d/_cols/vs.b2b",
+        "batcharray",
+    ),
+    (
+        "batcharray_v1",
+        "files/blosc2-4-stores/dictstore.b2d/batches.b2b",
+        "batcharray",
+    ),
+    (
+        "ctable_varlen_scalar_v1",
+        "files/blosc2-4-stores/ctable.b2d/_cols/d_dict.b2b",
+        "ctable_varlen_scalar",
+    ),
+    (
+        "ctable_varlen_scalar_v1",
+        "files/blosc2-4-stores/ctable.b2d/_cols/ob.b2b",
+        "ctable_varlen_scalar",
+    ),
+    (
+        "ctable_varlen_scalar_v1",
+        "files/blosc2-4-stores/ctable.b2d/_cols/st.b2b",
+        "ctable_varlen_scalar",
+    ),
+    (
+        "ctable_varlen_scalar_v1",
+        "files/blosc2-4-stores/ctable.b2d/_cols/vb.b2b",
+        "ctable_varlen_scalar",
+    ),
+    (
+        "ctable_varlen_scalar_v1",
+        "files/blosc2-4-stores/ctable.b2d/_cols/vs.b2b",
+        "ctable_varlen_scalar",
+    ),
+    ("lazyarray_v0", "files/blosc2-3-own/lazyexpr.b2nd", "LazyArray"),
+    ("lazyarray_v0", "files/blosc2-3-own/lazyexpr_c2array.b2nd", "LazyArray"),
+    ("lazyarray_v0", "files/blosc2-3-own/lazyexpr_meta.b2nd", "LazyArray"),
+    ("lazyarray_v0", "files/blosc2-3-own/lazyexpr_sparse.b2nd", "LazyArray"),
+    ("lazyarray_v0", "files/blosc2-3-own/lazyudf.b2nd", "LazyArray"),
+    (
+        "listarray_string_v1",
+        "files/blosc2-4-stores/ctable.b2d/_cols/ln.b2b",
+        "listarray",
+    ),
+    (
+        "proxy_source_caterva2_v0",
+        "files/blosc2-4-own/proxy_c2array.b2nd",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_custom_v0",
+        "files/blosc2-4-own/proxy_custom.b2nd",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_custom_v0",
+        "files/blosc2-4-own/proxy_custom_schunk.b2f",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_dataset_v0",
+        "files/blosc2-4-stores/proxy_b2z.b2nd",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_local_v0",
+        "files/blosc2-4-own/proxy_meta.b2nd",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_memory_v0",
+        "files/blosc2-4-own/proxy_memory.b2nd",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_memory_v0",
+        "files/blosc2-4-own/proxy_memory_schunk.b2f",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_untagged_caterva2_auth_v0",
+        "files/blosc2-3-own/proxy_c2array_auth.b2nd",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_untagged_caterva2_v0",
+        "files/blosc2-3-own/proxy_c2array.b2nd",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_untagged_local_v0",
+        "files/blosc2-3-own/proxy_caterva2_env.b2nd",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_untagged_local_v0",
+        "files/blosc2-3-own/proxy_ndarray.b2nd",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_untagged_local_v0",
+        "files/blosc2-3-own/proxy_partial_sparse.b2nd",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_untagged_local_v0",
+        "files/blosc2-3-own/proxy_schunk.b2f",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_untagged_memory_v0",
+        "files/blosc2-3-own/proxy_custom.b2nd",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_untagged_memory_v0",
+        "files/blosc2-3-own/proxy_custom_schunk.b2f",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_untagged_memory_v0",
+        "files/blosc2-3-own/proxy_memory.b2nd",
+        "proxy-source",
+    ),
+    (
+        "proxy_source_untagged_memory_v0",
+        "files/blosc2-3-own/proxy_memory_schunk.b2f",
+        "proxy-source",
+    ),
+    (
+        "vlarray_v1",
+        "files/blosc2-4-stores/dictstore.b2d/objects.b2f",
+        "vlarray",
+    ),
     ("units_v0", "files/blosc2-4/meta_user.b2nd", "units"),
     ("units_v0", "files/blosc2-4/sparse_meta.b2nd", "units"),
     ("units_v0", "files/blosc2-4/ndim16_meta.b2nd", "units"),
@@ -634,6 +958,16 @@ const FIXTURES: &[(&str, &str, &str)] = &[
 /// Metalayers of the fixtures that no schema of this file describes, and why.
 const NOT_COVERED: &[(&str, &str, &str)] = &[
     (
+        "files/blosc2-3-own/lazyexpr_meta.b2nd",
+        "user",
+        "[1, \"two\"]; no example schema is named for it",
+    ),
+    (
+        "files/blosc2-4-own/proxy_meta.b2nd",
+        "user",
+        "[1, \"two\"]; no example schema is named for it",
+    ),
+    (
         "files/blosc2-4/ndim16_meta.b2nd",
         "n",
         "the integer 16; no example schema is named for it (scale_v0's layout would fit)",
@@ -657,34 +991,11 @@ const NOT_COVERED: &[(&str, &str, &str)] = &[
 /// JSON).
 const HAND_RUNS: &[(&str, &str, &str, &str, &str)] = &[
     (
-        "proxy_source_memory_v0",
-        "proxy-source",
-        r#"blosc2.Proxy(blosc2.asarray(np.arange(10)), urlpath="memproxy.b2nd", mode="w")"#,
-        "84ab736f757263655f6b696e64a56c6f63616cad6c6f63616c5f61627370617468c0a775726c70617468c0ac63617465727661325f656e76c2",
-        r#"{"source_kind": "local", "local_abspath": null, "urlpath": null, "caterva2_env": false}"#,
-    ),
-    (
-        "proxy_source_dataset_v0",
-        "proxy-source",
-        r#"DictStore("t.b2z", mode="w")["/x"] = np.arange(10); blosc2.Proxy(blosc2.B2ZNDSource("t.b2z", dataset="/x"), urlpath="b2zproxy.b2nd", mode="w")"#,
-        "85ab736f757263655f6b696e64a362327aad6c6f63616c5f61627370617468c0a775726c70617468a5742e62327aac63617465727661325f656e76c2a764617461736574a178",
-        r#"{"source_kind": "b2z", "local_abspath": null, "urlpath": "t.b2z", "caterva2_env": false, "dataset": "x"}"#,
-    ),
-    (
         "proxy_source_remote_v0",
         "proxy-source",
         r#"blosc2.Proxy(blosc2.FsspecNDSource("file:///tmp/b2play/plain.b2nd"), urlpath="fsproxy.b2nd", mode="w")"#,
         "84ab736f757263655f6b696e64a6667373706563ad6c6f63616c5f61627370617468bd66696c653a2f2f2f746d702f6232706c61792f706c61696e2e62326e64a775726c70617468bd66696c653a2f2f2f746d702f6232706c61792f706c61696e2e62326e64ac63617465727661325f656e76c2",
         r#"{"source_kind": "fsspec", "local_abspath": "file:///tmp/b2play/plain.b2nd", "urlpath": "file:///tmp/b2play/plain.b2nd", "caterva2_env": false}"#,
-    ),
-    (
-        "proxy_source_caterva2_v0",
-        "proxy-source",
-        // A C2Array needs a server: this is the dict Proxy.__init__ builds for one, packed as
-        // python-blosc2 packs metalayers, not read back from a frame.
-        r#"msgpack.packb({"source_kind": "caterva2", "local_abspath": None, "urlpath": ("@public/examples/a.b2nd", "https://cat2.cloud/demo", None), "caterva2_env": False}, default=blosc2_ext.encode_tuple, strict_types=True, use_bin_type=True)"#,
-        "84ab736f757263655f6b696e64a86361746572766132ad6c6f63616c5f61627370617468c0a775726c7061746894a95f5f7475706c655f5fb7407075626c69632f6578616d706c65732f612e62326e64b768747470733a2f2f636174322e636c6f75642f64656d6fc0ac63617465727661325f656e76c2",
-        r#"{"source_kind": "caterva2", "local_abspath": null, "urlpath": ["__tuple__", "@public/examples/a.b2nd", "https://cat2.cloud/demo", null], "caterva2_env": false}"#,
     ),
     (
         "batcharray_empty_v1",
@@ -721,15 +1032,6 @@ const HAND_RUNS: &[(&str, &str, &str, &str, &str)] = &[
         "87a776657273696f6e01a46b696e64a46c697374a46974656d81a46b696e64a5696e743634a86e756c6c61626c65c2aa73657269616c697a6572a76d73677061636baa62617463685f726f7773cd0800a76261636b656e64a2766c",
         r#"{"version": 1, "kind": "list", "item": {"kind": "int64"}, "nullable": false, "serializer": "msgpack", "batch_rows": 2048, "backend": "vl"}"#,
     ),
-    (
-        "lazyarray_v0",
-        "LazyArray",
-        // Neither pinned producer writes 0 (python-blosc2 3.x did, for lazy expressions): the
-        // value blosc2.lazyexpr.LazyArrayEnum.Expr (0) packed as python-blosc2 packs metalayers.
-        "msgpack.packb(blosc2.lazyexpr.LazyArrayEnum.Expr.value)",
-        "00",
-        "0",
-    ),
 ];
 
 fn fixtures_dir() -> PathBuf {
@@ -742,7 +1044,9 @@ fn expected() -> &'static [Json] {
     EXPECTED.get_or_init(|| {
         let text = std::fs::read_to_string(fixtures_dir().join("expected.json")).expect("expected.json");
         let json: Json = serde_json::from_str(&text).expect("expected.json is JSON");
-        json.as_array().expect("expected.json is an array").clone()
+        // The frame records; store records (`"store"`) describe .b2z and .b2d stores.
+        let records = json.as_array().expect("expected.json is an array");
+        records.iter().filter(|r| r.get("store").is_none()).cloned().collect()
     })
 }
 
@@ -861,14 +1165,14 @@ fn b2o_v1() {
 
 #[test]
 fn lazyarray_v0() {
-    assert_eq!(check_schema::<LazyArray, LazyArray>("lazyarray_v0"), 2);
+    assert_eq!(check_schema::<LazyArray, LazyArray>("lazyarray_v0"), 6);
 }
 
 #[test]
 fn proxy_source_local_v0() {
     assert_eq!(
         check_schema::<ProxySourceLocal, ProxySourceLocal>("proxy_source_local_v0"),
-        3
+        4
     );
 }
 
@@ -876,7 +1180,7 @@ fn proxy_source_local_v0() {
 fn proxy_source_memory_v0() {
     assert_eq!(
         check_schema::<ProxySourceMemory, ProxySourceMemory>("proxy_source_memory_v0"),
-        1
+        2
     );
 }
 
@@ -905,6 +1209,56 @@ fn proxy_source_dataset_v0() {
 }
 
 #[test]
+fn proxy_source_custom_v0() {
+    assert_eq!(
+        check_schema::<ProxySourceCustom, ProxySourceCustom>("proxy_source_custom_v0"),
+        2
+    );
+}
+
+#[test]
+fn proxy_source_untagged_local_v0() {
+    assert_eq!(
+        check_schema::<ProxySourceUntaggedLocal, ProxySourceUntaggedLocal>("proxy_source_untagged_local_v0"),
+        4
+    );
+}
+
+#[test]
+fn proxy_source_untagged_memory_v0() {
+    assert_eq!(
+        check_schema::<ProxySourceUntaggedMemory, ProxySourceUntaggedMemory>("proxy_source_untagged_memory_v0"),
+        4
+    );
+}
+
+#[test]
+fn proxy_source_untagged_caterva2_v0() {
+    assert_eq!(
+        check_schema::<ProxySourceUntaggedCaterva2, ProxySourceUntaggedCaterva2>("proxy_source_untagged_caterva2_v0"),
+        1
+    );
+}
+
+#[test]
+fn proxy_source_untagged_caterva2_auth_v0() {
+    assert_eq!(
+        check_schema::<ProxySourceUntaggedCaterva2Auth, ProxySourceUntaggedCaterva2Auth>(
+            "proxy_source_untagged_caterva2_auth_v0"
+        ),
+        1
+    );
+}
+
+#[test]
+fn ctable_varlen_scalar_v1() {
+    assert_eq!(
+        check_schema::<CtableVarlenScalar, CtableVarlenScalar>("ctable_varlen_scalar_v1"),
+        5
+    );
+}
+
+#[test]
 fn batcharray_empty_v1() {
     assert_eq!(
         check_schema::<BatchArrayEmpty, BatchArrayEmpty>("batcharray_empty_v1"),
@@ -914,7 +1268,7 @@ fn batcharray_empty_v1() {
 
 #[test]
 fn batcharray_v1() {
-    assert_eq!(check_schema::<BatchArray, BatchArray>("batcharray_v1"), 4);
+    assert_eq!(check_schema::<BatchArray, BatchArray>("batcharray_v1"), 11);
 }
 
 #[test]
@@ -929,7 +1283,7 @@ fn batcharray_arrow_v1() {
 
 #[test]
 fn vlarray_v1() {
-    assert_eq!(check_schema::<VlArray, VlArray>("vlarray_v1"), 2);
+    assert_eq!(check_schema::<VlArray, VlArray>("vlarray_v1"), 3);
 }
 
 #[test]
@@ -944,23 +1298,23 @@ fn listarray_scalar_v1() {
 fn listarray_string_v1() {
     assert_eq!(
         check_schema::<ListArrayString, ListArrayString>("listarray_string_v1"),
-        1
+        2
     );
 }
 
 #[test]
 fn b2embed_v1() {
-    assert_eq!(check_schema::<B2Embed, B2Embed>("b2embed_v1"), 1);
+    assert_eq!(check_schema::<B2Embed, B2Embed>("b2embed_v1"), 4);
 }
 
 #[test]
 fn b2dict_v1() {
-    assert_eq!(check_schema::<B2Dict, B2Dict>("b2dict_v1"), 1);
+    assert_eq!(check_schema::<B2Dict, B2Dict>("b2dict_v1"), 2);
 }
 
 #[test]
 fn b2tree_v1() {
-    assert_eq!(check_schema::<B2Tree, B2Tree>("b2tree_v1"), 2);
+    assert_eq!(check_schema::<B2Tree, B2Tree>("b2tree_v1"), 4);
 }
 
 #[test]
@@ -1021,15 +1375,21 @@ fn every_fixture_value_is_covered() {
             "batcharray_arrow_v1",
             "batcharray_empty_v1",
             "batcharray_v1",
+            "ctable_varlen_scalar_v1",
             "lazyarray_v0",
             "listarray_scalar_v1",
             "listarray_string_v1",
             "m_v0",
             "proxy_source_caterva2_v0",
+            "proxy_source_custom_v0",
             "proxy_source_dataset_v0",
             "proxy_source_local_v0",
             "proxy_source_memory_v0",
             "proxy_source_remote_v0",
+            "proxy_source_untagged_caterva2_auth_v0",
+            "proxy_source_untagged_caterva2_v0",
+            "proxy_source_untagged_local_v0",
+            "proxy_source_untagged_memory_v0",
             "scale_v0",
             "tags_v0",
             "units_v0",
@@ -1227,8 +1587,8 @@ fn proxy_source_caterva2_v0_refuses_a_changed_key_or_constant() {
     );
     refuse::<ProxySourceCaterva2>(
         schema,
-        b"demo\xc0",
-        4,
+        b"demo/\xc0",
+        5,
         0xc3,
         "urlpath.auth",
         "proxy_source_caterva2_v0: at byte {at} in urlpath.auth: expected nil marker 0xc0, found 0xc3",
@@ -1274,6 +1634,132 @@ fn proxy_source_dataset_v0_refuses_a_changed_key_or_constant() {
         0xc2,
         "local_abspath",
         "proxy_source_dataset_v0: at byte {at} in local_abspath: expected nil marker 0xc0, found 0xc2",
+    );
+}
+
+#[test]
+fn proxy_source_custom_v0_refuses_a_changed_key_or_constant() {
+    let schema = "proxy_source_custom_v0";
+    refuse::<ProxySourceCustom>(
+        schema,
+        b"\xabsource_kind\xc0",
+        12,
+        0xc2,
+        "source_kind",
+        "proxy_source_custom_v0: at byte {at} in source_kind: expected nil marker 0xc0, found 0xc2",
+    );
+    refuse::<ProxySourceCustom>(
+        schema,
+        b"\xaccaterva2_env",
+        1,
+        b'C',
+        "caterva2_env",
+        "proxy_source_custom_v0: at byte {key} in caterva2_env: expected key \"caterva2_env\", found another key",
+    );
+}
+
+#[test]
+fn proxy_source_untagged_local_v0_refuses_a_changed_key_or_constant() {
+    let schema = "proxy_source_untagged_local_v0";
+    refuse::<ProxySourceUntaggedLocal>(
+        schema,
+        b"\xadlocal_abspath",
+        1,
+        b'L',
+        "local_abspath",
+        "proxy_source_untagged_local_v0: at byte {key} in local_abspath: expected key \"local_abspath\", found another key",
+    );
+    refuse::<ProxySourceUntaggedLocal>(
+        schema,
+        b"\xa7urlpath\xc0",
+        8,
+        0xc2,
+        "urlpath",
+        "proxy_source_untagged_local_v0: at byte {at} in urlpath: expected nil marker 0xc0, found 0xc2",
+    );
+}
+
+#[test]
+fn proxy_source_untagged_memory_v0_refuses_a_changed_key_or_constant() {
+    let schema = "proxy_source_untagged_memory_v0";
+    refuse::<ProxySourceUntaggedMemory>(
+        schema,
+        b"\xadlocal_abspath\xc0",
+        14,
+        0xa0,
+        "local_abspath",
+        "proxy_source_untagged_memory_v0: at byte {at} in local_abspath: expected nil marker 0xc0, found 0xa0",
+    );
+    refuse::<ProxySourceUntaggedMemory>(
+        schema,
+        b"\xa7urlpath",
+        7,
+        b'S',
+        "urlpath",
+        "proxy_source_untagged_memory_v0: at byte {key} in urlpath: expected key \"urlpath\", found another key",
+    );
+}
+
+#[test]
+fn proxy_source_untagged_caterva2_v0_refuses_a_changed_key_or_constant() {
+    let schema = "proxy_source_untagged_caterva2_v0";
+    refuse::<ProxySourceUntaggedCaterva2>(
+        schema,
+        b"\xa9__tuple__",
+        3,
+        b'T',
+        "urlpath.tuple",
+        "proxy_source_untagged_caterva2_v0: at byte {key} in urlpath.tuple: expected constant \"__tuple__\", found another value",
+    );
+    refuse::<ProxySourceUntaggedCaterva2>(
+        schema,
+        b"demo/\xc0",
+        5,
+        0xc3,
+        "urlpath.auth_token",
+        "proxy_source_untagged_caterva2_v0: at byte {at} in urlpath.auth_token: expected nil marker 0xc0, found 0xc3",
+    );
+}
+
+#[test]
+fn proxy_source_untagged_caterva2_auth_v0_refuses_a_changed_key_or_constant() {
+    let schema = "proxy_source_untagged_caterva2_auth_v0";
+    refuse::<ProxySourceUntaggedCaterva2Auth>(
+        schema,
+        b"\xa9__tuple__",
+        9,
+        b'-',
+        "urlpath.tuple",
+        "proxy_source_untagged_caterva2_auth_v0: at byte {key} in urlpath.tuple: expected constant \"__tuple__\", found another value",
+    );
+    refuse::<ProxySourceUntaggedCaterva2Auth>(
+        schema,
+        b"\xaccaterva2_env",
+        12,
+        b'V',
+        "caterva2_env",
+        "proxy_source_untagged_caterva2_auth_v0: at byte {key} in caterva2_env: expected key \"caterva2_env\", found another key",
+    );
+}
+
+#[test]
+fn ctable_varlen_scalar_v1_refuses_a_changed_key_or_constant() {
+    let schema = "ctable_varlen_scalar_v1";
+    refuse::<CtableVarlenScalar>(
+        schema,
+        b"\xa7version\x01",
+        8,
+        0x02,
+        "version",
+        "ctable_varlen_scalar_v1: at byte {at} in version: expected constant 1, found 2",
+    );
+    refuse::<CtableVarlenScalar>(
+        schema,
+        b"\xa7py_type",
+        1,
+        b'P',
+        "py_type",
+        "ctable_varlen_scalar_v1: at byte {key} in py_type: expected key \"py_type\", found another key",
     );
 }
 
@@ -1539,7 +2025,7 @@ fn each_shape_refuses_the_others_at_the_entry_where_they_differ() {
         let err = T::decode(&bytes).expect_err(value_schema);
         format!("{} at {}: {err}", err.path(), err.offset())
     }
-    let cases: [(String, &str); 12] = [
+    let cases: [(String, &str); 17] = [
         (
             refused::<BatchArrayEmpty>("batcharray_v1"),
             "items_per_block at 45: batcharray_empty_v1: at byte 0x2d in items_per_block: expected nil marker 0xc0, found 0x03",
@@ -1579,6 +2065,26 @@ fn each_shape_refuses_the_others_at_the_entry_where_they_differ() {
         (
             refused::<ProxySourceRemote>("proxy_source_dataset_v0"),
             "the container at 0: proxy_source_remote_v0: at byte 0x00 in the container: expected fixmap marker 0x84, found 0x85",
+        ),
+        (
+            refused::<ProxySourceCustom>("proxy_source_memory_v0"),
+            "source_kind at 13: proxy_source_custom_v0: at byte 0x0d in source_kind: expected nil marker 0xc0, found 0xa5",
+        ),
+        (
+            refused::<ProxySourceUntaggedLocal>("proxy_source_local_v0"),
+            "the container at 0: proxy_source_untagged_local_v0: at byte 0x00 in the container: expected fixmap marker 0x83, found 0x84",
+        ),
+        (
+            refused::<ProxySourceUntaggedMemory>("proxy_source_untagged_local_v0"),
+            "local_abspath at 15: proxy_source_untagged_memory_v0: at byte 0x0f in local_abspath: expected nil marker 0xc0, found 0xae",
+        ),
+        (
+            refused::<ProxySourceUntaggedCaterva2>("proxy_source_untagged_memory_v0"),
+            "urlpath at 24: proxy_source_untagged_caterva2_v0: at byte 0x18 in urlpath: expected fixarray marker 0x94, found 0xc0",
+        ),
+        (
+            refused::<ProxySourceUntaggedCaterva2>("proxy_source_untagged_caterva2_auth_v0"),
+            "urlpath.auth_token at 91: proxy_source_untagged_caterva2_v0: at byte 0x5b in urlpath.auth_token: expected nil marker 0xc0, found 0xa7",
         ),
         (
             refused::<ListArrayString>("listarray_scalar_v1"),

@@ -196,8 +196,12 @@ def summary(runs):
 def probe_sources(binary, py):
     """The fixtures python-blosc2 and the CLI both read without an error, as
     (contiguous, sparse, excluded)."""
+    # Frames only: contiguous frame files and sparse-frame directories (not the .b2z and .b2d
+    # stores of blosc2-4-stores).
     candidates = sorted(str(rel(p)) for d in sorted(FIXTURES.glob("blosc2-4*")) if d.is_dir()
-                        for p in d.iterdir())
+                        for p in d.iterdir()
+                        if (p / "chunks.b2frame").is_file()
+                        or (p.is_file() and p.read_bytes()[:10] == b"\x9e\xa8b2frame\x00"))
     out = subprocess.run([py, "-c", PY_PROBE, *candidates], cwd=REPO, capture_output=True, text=True,
                          check=True).stdout
     ok, excluded = [], []

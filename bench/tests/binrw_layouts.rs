@@ -147,15 +147,27 @@ fn binrw_writes_what_our_encoders_write() {
     }
 }
 
-/// The fixture files: every path under `tests/fixtures/files/<producer>/`.
+/// The fixture frames under `tests/fixtures/files/<producer>/`: files that start with the frame
+/// magic, sparse-frame directories, and the frames in other directories (the member files of
+/// `.b2d` stores); the `.b2z` zip stores are not frames.
 fn fixture_paths() -> Vec<std::path::PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/files");
-    let mut paths = Vec::new();
-    for producer in std::fs::read_dir(&root).unwrap() {
-        for entry in std::fs::read_dir(producer.unwrap().path()).unwrap() {
-            paths.push(entry.unwrap().path());
+    fn frames_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path.join("chunks.b2frame").is_file() {
+                    out.push(path);
+                } else {
+                    frames_under(&path, out);
+                }
+            } else if std::fs::read(&path).is_ok_and(|b| b.starts_with(b"\x9e\xa8b2frame\0")) {
+                out.push(path);
+            }
         }
     }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/files");
+    let mut paths = Vec::new();
+    frames_under(&root, &mut paths);
     paths.sort();
     paths
 }

@@ -85,6 +85,9 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
     for error in cx.take_errors() {
         out.error(format_args!("{}: {error}", shown_name(&shown)));
     }
+    for warning in cx.take_warnings() {
+        out.warning(format_args!("{}: {warning}", shown_name(&shown)));
+    }
     result
 }
 

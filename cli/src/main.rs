@@ -16,7 +16,9 @@
 //! encoded by walking its layout model (`metalayer::value`), with the JSON conventions of the README.
 //!
 //! Exit status: 0 when everything decoded, 1 when anything failed (each failure is reported on
-//! stderr, naming the path, the byte offset and the entry; other paths are still reported), 2 for
+//! stderr, naming the path, the byte offset and the entry; other paths are still reported; a
+//! python-blosc2 metalayer of a shape no built-in layout reads is shown as msgpack with a
+//! warning, which is not a failure), 2 for
 //! usage errors (those clap finds, and `misuse`: `-` given twice to `inspect`, raw bytes bound for
 //! a terminal).
 
@@ -75,7 +77,8 @@ enum Command {
     /// "error"} when the trailer cannot be read, {"path", "error"} for a frame or directory that
     /// cannot be read. With --jsonl, prints the same objects one per line, each as soon as its
     /// frame is read. "msgpack" is left out when the bytes are not one complete msgpack value
-    /// (with a "note" when a limit is why);
+    /// (with a "note" when a limit is why); a "warning" follows it when a metalayer under one of
+    /// python-blosc2's names has a shape none of its built-in layouts reads (not a failure);
     /// "path_bytes" (the path's bytes in hex) is added only when the path is not UTF-8.
     #[command(after_help = INSPECT_EXAMPLE)]
     Inspect {

@@ -116,6 +116,14 @@ impl Out {
         let _ = writeln!(io::stderr().lock(), "metalayer: {message}");
     }
 
+    /// Reports a warning on stderr (`metalayer: warning: ...`): something was read and shown,
+    /// not as it should have been. The run does not fail for it.
+    #[cfg(feature = "inspect")]
+    pub fn warning(&mut self, message: impl fmt::Display) {
+        let _ = self.stdout.flush();
+        let _ = writeln!(io::stderr().lock(), "metalayer: warning: {message}");
+    }
+
     /// Reports errors that name their own place (`path:line:column: message`, as compilers
     /// print them) on stderr, as they are, and marks the run as failed.
     pub fn located_errors(&mut self, text: &str) {

@@ -27,13 +27,14 @@ const PYTHON_BLOSC2_NAMES: &[&str] = &[
     "b2embed",
     "b2dict",
     "b2tree",
+    "ctable_varlen_scalar",
 ];
 
 #[cfg(feature = "inspect")]
 #[test]
 fn inspect_json_matches_every_fixture() {
     let files = expected();
-    assert_eq!(files.len(), 163);
+    assert_eq!(files.len(), 228);
     let paths: Vec<String> = files
         .iter()
         .map(|f| fixture(f["path"].as_str().expect("path")).display().to_string())
@@ -92,7 +93,7 @@ fn inspect_json_matches_every_fixture() {
                 let value_key = if g.get("fields").is_some() { "fields" } else { "value" };
                 assert_eq!(keys, ["name", "len", "schema", value_key], "{ctx} {name}");
                 assert!(!w["msgpack"].is_null(), "{ctx} {name}");
-                assert_eq!(g[value_key], w["msgpack"], "{ctx} {name}");
+                assert!(same_value(&g[value_key], &w["msgpack"]), "{ctx} {name}: {g}");
                 checked_typed += 1;
             } else {
                 assert_eq!(keys, ["name", "len", "hex", "msgpack"], "{ctx} {name}");
@@ -106,11 +107,31 @@ fn inspect_json_matches_every_fixture() {
             }
         }
     }
-    assert_eq!(checked_fields, 142);
+    assert_eq!(checked_fields, 178);
     assert!(checked_msgpack >= 12, "{checked_msgpack}");
-    // LazyArray 1, b2dict 1, b2embed 1, b2o 6, b2tree 2, batcharray 3, listarray 2,
-    // proxy-source 3, vlarray 2.
-    assert_eq!(checked_typed, 21);
+    // LazyArray 6, b2dict 2, b2embed 4, b2o 6, b2tree 4, batcharray 10, ctable_varlen_scalar 5,
+    // listarray 3, proxy-source 20, vlarray 3.
+    assert_eq!(checked_typed, 63);
+}
+
+#[cfg(feature = "inspect")]
+/// Whether a typed value is python's: a record's fields are a JSON object of the schema's entry
+/// names, which python's msgpack reads as a map (the same object) or, for an array-form record
+/// such as a tuple, as an array of the same values in order.
+fn same_value(ours: &Value, python: &Value) -> bool {
+    match (ours, python) {
+        (Value::Object(fields), Value::Array(items)) => {
+            fields.len() == items.len() && fields.values().zip(items).all(|(a, b)| same_value(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_value(va, vb))
+        }
+        (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_value(x, y)),
+        _ => ours == python,
+    }
 }
 
 #[cfg(feature = "inspect")]
@@ -256,6 +277,120 @@ fn good_path_still_reported_beside_a_bad_one() {
     assert_eq!(reports[0]["metalayers"][0]["schema"], "b2nd_v1");
     assert_eq!(reports[1]["path"], bad.as_str());
     assert!(reports[1]["error"].is_string());
+}
+
+#[cfg(feature = "inspect")]
+#[test]
+fn python_blosc2_metalayers_of_other_shapes_are_msgpack_with_a_warning() {
+    use common::{frame_with_metalayers, write};
+
+    let dir = scratch("other-shapes");
+    let b2nd = unhex(
+        expected()
+            .iter()
+            .find(|f| f["path"] == "files/blosc2-4/dtype_i4le.b2nd")
+            .expect("in expected.json")["metalayers"][0]["hex"]
+            .as_str()
+            .expect("hex"),
+    );
+    // A proxy-source no release writes, {"source_kind": "s3", "bucket": "b", "key": "k"}, and a
+    // b2embed of format version 2, {"version": 2}: python-blosc2's names, shapes no built-in
+    // layout reads.
+    let proxy: &[u8] = b"\x83\xabsource_kind\xa2s3\xa6bucket\xa1b\xa3key\xa1k";
+    let embed: &[u8] = b"\x81\xa7version\x02";
+    let frame = frame_with_metalayers(&[("b2nd", &b2nd), ("proxy-source", proxy), ("b2embed", embed)], &[]);
+    let path = write(&dir, "other_shapes.b2nd", &frame);
+
+    let out = run(&["inspect", "--json", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    let metalayers = &report[0]["metalayers"];
+    assert_eq!(metalayers[0]["schema"], "b2nd_v1");
+    for (i, name, value) in [
+        (
+            1,
+            "proxy-source",
+            serde_json::json!({"source_kind": "s3", "bucket": "b", "key": "k"}),
+        ),
+        (2, "b2embed", serde_json::json!({"version": 2})),
+    ] {
+        let m = &metalayers[i];
+        let keys: Vec<&str> = m.as_object().expect("object").keys().map(String::as_str).collect();
+        assert_eq!(keys, ["name", "len", "hex", "msgpack", "warning"], "{m}");
+        assert_eq!(m["name"], name);
+        assert_eq!(m["msgpack"], value);
+        let warning = m["warning"].as_str().expect("a warning");
+        assert!(
+            warning.starts_with(&format!(
+                "python-blosc2's \"{name}\" in a shape no built-in layout reads, shown as msgpack: "
+            )),
+            "{warning}"
+        );
+    }
+    // The closest layout says where the value leaves it: b2embed_v1's version is the constant 1.
+    assert!(
+        metalayers[2]["warning"]
+            .as_str()
+            .is_some_and(|w| w.ends_with("b2embed_v1: at byte 0x09 in version: expected constant 1, found 2")),
+        "{}",
+        metalayers[2]
+    );
+    // Warnings on stderr name the file and the metalayer; the run does not fail.
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "metalayer: warning: {path}: metalayer \"proxy-source\" (content at file byte "
+        )),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("metalayer: warning: {path}: metalayer \"b2embed\" ")),
+        "{err}"
+    );
+
+    let out = run(&["inspect", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("  proxy-source  31 bytes  msgpack\n"), "{text}");
+    assert!(
+        text.contains("      value:    {\"source_kind\": \"s3\", \"bucket\": \"b\", \"key\": \"k\"}\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("      warning:  python-blosc2's \"proxy-source\" in a shape no built-in layout reads"),
+        "{text}"
+    );
+
+    // c-blosc2's b2nd stays strict, and so does a python-blosc2 name whose bytes are not one
+    // msgpack value.
+    let mut bad_b2nd = b2nd.clone();
+    bad_b2nd[0] = 0x98;
+    for (name, metalayers) in [
+        ("bad_b2nd.b2nd", vec![("b2nd", &bad_b2nd[..]), ("b2embed", embed)]),
+        (
+            "not_msgpack.b2nd",
+            vec![("b2nd", &b2nd[..]), ("proxy-source", &b"\x83\xc1"[..])],
+        ),
+    ] {
+        let path = write(&dir, name, &frame_with_metalayers(&metalayers, &[]));
+        let out = run(&["inspect", "--json", &path]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
+        assert!(
+            stderr(&out).starts_with(&format!("metalayer: {path}: metalayer ")),
+            "{name}: {}",
+            stderr(&out)
+        );
+        let report = json(&out);
+        let failed = report[0]["metalayers"]
+            .as_array()
+            .expect("metalayers")
+            .iter()
+            .filter(|m| m.get("error").is_some())
+            .count();
+        assert_eq!(failed, 1, "{name}: {report}");
+    }
 }
 
 #[cfg(feature = "inspect")]
@@ -535,9 +670,9 @@ fn schemas_lists_the_builtins() {
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    // c-blosc2's three, python-blosc2's sixteen, then the frame header and trailer.
-    assert_eq!(lines.len(), 21, "{text}");
-    assert!(lines[19].starts_with("frame_header_v2 "), "{text}");
+    // c-blosc2's three, python-blosc2's twenty-two, then the frame header and trailer.
+    assert_eq!(lines.len(), 27, "{text}");
+    assert!(lines[25].starts_with("frame_header_v2 "), "{text}");
     assert!(lines[0].starts_with("caterva_v0   "), "{text}");
     assert!(
         lines[0].contains(" caterva ") && lines[0].contains("caterva, 5 entries"),
@@ -565,8 +700,9 @@ fn schemas_lists_the_builtins() {
         .filter_map(|s| s["name"].as_str())
         .collect();
     assert_eq!(names[..3], ["caterva_v0", "b2nd_v0", "b2nd_v1"]);
-    assert_eq!(names.len(), 21);
+    assert_eq!(names.len(), 27);
     assert!(names.contains(&"proxy_source_local_v0"));
+    assert!(names.contains(&"proxy_source_untagged_local_v0"));
     assert_eq!(list[2]["metalayer"], "b2nd");
     assert!(
         list[2]["description"]

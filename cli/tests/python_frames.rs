@@ -1,8 +1,12 @@
 //! `metalayer inspect --jsonl` over every frame python-blosc2 wrote with a header record in
 //! `expected.json`, against what the fixture generator recorded there: the header's fields as
-//! python-blosc2 reports them (`schunk.cparams`, `nbytes`, `cbytes`, ...), and each vlmetalayer's
-//! chunk length, decompressed bytes and value, decoded by python's `msgpack` package (and, for
-//! frames and complex numbers stored in values, by python-blosc2 itself).
+//! python-blosc2 reports them (`schunk.cparams`, `nbytes`, `cbytes`, `cratio`, ...), each of
+//! python-blosc2's own metalayers typed by a built-in layout with the value python's `msgpack`
+//! read, and each vlmetalayer's chunk length, decompressed bytes and value, decoded by python's
+//! `msgpack` package (and, for frames and complex numbers stored in values, by python-blosc2
+//! itself). The frames are those of python-blosc2 4.14.1, 3.12.2 and 2.7.1, the member files of
+//! their `.b2d` stores, and the members of their `.b2z` stores, cut out of the zip files at the
+//! offsets python's `zipfile` gave.
 #![cfg(feature = "inspect")]
 
 mod common;
@@ -10,7 +14,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{FIXTURES, expected, run, unhex};
+use common::{FIXTURES, expected, expected_stores, run, scratch, stderr, unhex};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
@@ -21,14 +25,22 @@ fn sha256_hex(bytes: &[u8]) -> String {
 /// The records of frames with a header record, and `inspect`'s report of each, by path.
 fn reports() -> Vec<(Value, Value)> {
     let records: Vec<Value> = expected().into_iter().filter(|r| r.get("header").is_some()).collect();
-    assert!(records.len() >= 59, "{} frames with a header record", records.len());
+    assert_eq!(records.len(), 124, "frames with a header record");
     let paths: Vec<PathBuf> = records
         .iter()
         .map(|r| Path::new(FIXTURES).join(r["path"].as_str().expect("path")))
         .collect();
+    inspected(records, paths)
+}
+
+/// `inspect --jsonl` over `paths`, which must read cleanly (exit status 0, nothing on stderr),
+/// each report beside the record of its path.
+fn inspected(records: Vec<Value>, paths: Vec<PathBuf>) -> Vec<(Value, Value)> {
     let mut args = vec![PathBuf::from("inspect"), PathBuf::from("--jsonl")];
     args.extend(paths.iter().cloned());
     let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
     let stdout = String::from_utf8(out.stdout).expect("UTF-8");
     let mut by_path: BTreeMap<String, Value> = stdout
         .lines()
@@ -165,7 +177,13 @@ fn header_fields_are_python_blosc2s() {
         assert_eq!(got["frame_type"], kind, "{what}");
         let (nbytes, cbytes) = (want["nbytes"].as_f64(), want["cbytes"].as_f64());
         match (nbytes, cbytes) {
-            (Some(n), Some(c)) if c > 0.0 => assert_eq!(got["ratio"].as_f64(), Some(n / c), "{what}"),
+            (Some(n), Some(c)) if c > 0.0 => {
+                assert_eq!(got["ratio"].as_f64(), Some(n / c), "{what}");
+                // python-blosc2's own cratio, where the generator recorded it.
+                if let Some(cratio) = want.get("cratio") {
+                    assert_eq!(got["ratio"].as_f64(), cratio.as_f64(), "{what}: cratio");
+                }
+            }
             _ => assert_eq!(got["ratio"], Value::Null, "{what}"),
         }
         let trailer = &record["trailer"];
@@ -173,7 +191,272 @@ fn header_fields_are_python_blosc2s() {
         assert_eq!(report["trailer"]["trailer_len"], trailer["trailer_len"], "{what}");
         checked += 1;
     }
-    assert_eq!(checked, 59);
+    assert_eq!(checked, 124);
+}
+
+/// The metalayer names python-blosc2 stores its own records under.
+const PYTHON_BLOSC2_NAMES: &[&str] = &[
+    "b2o",
+    "LazyArray",
+    "proxy-source",
+    "batcharray",
+    "vlarray",
+    "listarray",
+    "b2embed",
+    "b2dict",
+    "b2tree",
+    "ctable_varlen_scalar",
+];
+
+/// Whether a typed value is python's: a record's fields are a JSON object of the schema's entry
+/// names, which python's msgpack reads as a map (the same object) or, for an array-form record
+/// such as a tuple, as an array of the same values in order.
+fn same_value(ours: &Value, python: &Value) -> bool {
+    match (ours, python) {
+        (Value::Object(fields), Value::Array(items)) => {
+            fields.len() == items.len() && fields.values().zip(items).all(|(a, b)| same_value(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_value(va, vb))
+        }
+        (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_value(x, y)),
+        _ => ours == python,
+    }
+}
+
+/// Checks a frame's report against its record: its metalayers' names and lengths, python-blosc2's
+/// own ones typed by a built-in layout with python's value, the others (user metalayers) shown as
+/// python's msgpack value; its vlmetalayers' names, lengths and bytes. Returns the schemas of the
+/// typed metalayers.
+fn check_frame(what: &str, report: &Value, record: &Value) -> Vec<String> {
+    assert!(report.get("error").is_none(), "{what}: {report}");
+    let got = report["metalayers"].as_array().expect("metalayers");
+    let want = record["metalayers"].as_array().expect("metalayers");
+    assert_eq!(got.len(), want.len(), "{what}");
+    let mut schemas = Vec::new();
+    for (g, w) in got.iter().zip(want) {
+        let name = w["name"].as_str().expect("name");
+        let what = format!("{what} {name}");
+        assert_eq!(g["name"], w["name"], "{what}");
+        assert_eq!(
+            g["len"],
+            Value::from(w["hex"].as_str().expect("hex").len() / 2),
+            "{what}"
+        );
+        assert!(g.get("warning").is_none() && g.get("error").is_none(), "{what}: {g}");
+        if name == "b2nd" {
+            assert_eq!(g["schema"], "b2nd_v1", "{what}");
+            let array = &record["array"];
+            for (field, key) in [("shape", "shape"), ("chunkshape", "chunks"), ("blockshape", "blocks")] {
+                assert_eq!(g["fields"][field], array[key], "{what}");
+            }
+            assert_eq!(g["fields"]["dtype"], array["dtype"], "{what}");
+        } else if PYTHON_BLOSC2_NAMES.contains(&name) {
+            let schema = g["schema"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{what}: no built-in layout read it: {g}"));
+            let value = g.get("fields").unwrap_or(&g["value"]);
+            assert!(
+                same_value(value, &w["msgpack"]),
+                "{what}: {schema} reads {value}, python read {}",
+                w["msgpack"]
+            );
+            schemas.push(schema.to_owned());
+        } else {
+            assert_eq!(g["hex"], w["hex"], "{what}");
+            assert_eq!(g["msgpack"], commands_form(&w["msgpack"]), "{what}");
+        }
+    }
+    let got = report["vlmetalayers"].as_array().expect("vlmetalayers");
+    let want = record["vlmetalayers"].as_array().expect("vlmetalayers");
+    let names = |items: &[Value]| -> Vec<Value> { items.iter().map(|m| m["name"].clone()).collect() };
+    assert_eq!(names(got), names(want), "{what}");
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g["chunk_len"], w["chunk_len"], "{what} {}", w["name"]);
+        assert_eq!(g["len"], w["raw_len"], "{what} {}", w["name"]);
+        if let Some(raw) = w["raw_hex"].as_str() {
+            assert_eq!(g["hex"], raw, "{what} {}", w["name"]);
+        }
+    }
+    schemas
+}
+
+#[test]
+fn python_blosc2_metalayers_are_typed_by_built_in_layouts() {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for (record, report) in reports() {
+        let what = record["path"].as_str().unwrap_or_default();
+        for schema in check_frame(what, &report, &record) {
+            *seen.entry(schema).or_default() += 1;
+        }
+    }
+    let counts: Vec<(&str, usize)> = seen.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    // Each shape python-blosc2 4.14.1, 3.12.2 and 2.7.1 wrote into these frames, with how often.
+    assert_eq!(
+        counts,
+        [
+            ("b2dict_v1", 2),
+            ("b2embed_v1", 4),
+            ("b2o_v1", 6),
+            ("b2tree_v1", 4),
+            ("batcharray_v1", 10),
+            ("ctable_varlen_scalar_v1", 5),
+            ("lazyarray_v0", 6),
+            ("listarray_scalar_v1", 1),
+            ("listarray_string_v1", 2),
+            ("proxy_source_caterva2_v0", 1),
+            ("proxy_source_custom_v0", 2),
+            ("proxy_source_dataset_v0", 1),
+            ("proxy_source_local_v0", 4),
+            ("proxy_source_memory_v0", 2),
+            ("proxy_source_untagged_caterva2_auth_v0", 1),
+            ("proxy_source_untagged_caterva2_v0", 1),
+            ("proxy_source_untagged_local_v0", 4),
+            ("proxy_source_untagged_memory_v0", 4),
+            ("vlarray_v1", 3),
+        ]
+    );
+}
+
+/// Each `.b2d` store inspected as the directory it is: the command walks it and finds exactly
+/// its member files, which read as python-blosc2 read them.
+#[test]
+fn directory_stores_inspect_member_by_member() {
+    let frames: BTreeMap<String, Value> = expected()
+        .into_iter()
+        .map(|r| (r["path"].as_str().expect("path").to_owned(), r))
+        .collect();
+    let mut stores = 0;
+    for store in expected_stores().into_iter().filter(|s| s["store"] == "directory") {
+        let rel = store["path"].as_str().expect("path");
+        let members = store["members"].as_array().expect("members");
+        let out = run(&[
+            "inspect",
+            "--jsonl",
+            &Path::new(FIXTURES).join(rel).display().to_string(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{rel}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{rel}");
+        let reports: Vec<Value> = String::from_utf8(out.stdout)
+            .expect("UTF-8")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect();
+        // The walk's order is the members' (file names compared component by component).
+        assert_eq!(reports.len(), members.len(), "{rel}");
+        for (report, member) in reports.iter().zip(members) {
+            let path = member["path"].as_str().expect("path");
+            assert_eq!(
+                report["path"],
+                Path::new(FIXTURES).join(path).display().to_string(),
+                "{rel}"
+            );
+            let record = &frames[path];
+            assert_eq!(record["member_of"], rel, "{path}");
+            check_frame(path, report, record);
+            // The store's node of this member: python-blosc2's view of it through the store.
+            let name = member["name"].as_str().expect("name");
+            let node = store["nodes"]
+                .as_array()
+                .expect("nodes")
+                .iter()
+                .find(|n| n["member"] == name);
+            if let Some(node) = node {
+                check_node(path, report, node);
+            }
+        }
+        stores += 1;
+    }
+    assert_eq!(stores, 5);
+}
+
+/// A store's node (as python-blosc2 opened it through the store) against the report of the
+/// frame it is stored in.
+fn check_node(what: &str, report: &Value, node: &Value) {
+    let header = &report["header"];
+    if let Some(codec) = node.get("codec") {
+        assert_eq!(&header["codec"], codec, "{what}");
+        assert_eq!(header["clevel"], node["clevel"], "{what}");
+        assert_eq!(header["nbytes"], node["nbytes"], "{what}");
+        assert_eq!(header["cbytes"], node["cbytes"], "{what}");
+        if node["cbytes"].as_u64() > Some(0) {
+            assert_eq!(header["ratio"].as_f64(), node["cratio"].as_f64(), "{what}");
+        }
+    }
+    if node["kind"] == "NDArray" {
+        let b2nd = &report["metalayers"][0];
+        assert_eq!(b2nd["name"], "b2nd", "{what}");
+        assert_eq!(b2nd["fields"]["shape"], node["shape"], "{what}");
+        assert_eq!(b2nd["fields"]["chunkshape"], node["chunks"], "{what}");
+        assert_eq!(b2nd["fields"]["blockshape"], node["blocks"], "{what}");
+        assert_eq!(b2nd["fields"]["dtype"], node["dtype"], "{what}");
+    }
+}
+
+/// The members of each `.b2z` store, cut out of the zip file at the offsets python's `zipfile`
+/// gave (the command does not read zip files), inspected as frames: each is the frame python-blosc2
+/// opened at that offset, whose record is the member's own or that of the `.b2d` file with the
+/// same bytes.
+#[test]
+fn zip_store_members_inspect_cleanly() {
+    let frames: BTreeMap<String, Value> = expected()
+        .into_iter()
+        .map(|r| (r["path"].as_str().expect("path").to_owned(), r))
+        .collect();
+    let dir = scratch("zip-members");
+    let (mut records, mut paths, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
+    for store in expected_stores().into_iter().filter(|s| s["store"] == "zip") {
+        let rel = store["path"].as_str().expect("path");
+        let zip = std::fs::read(Path::new(FIXTURES).join(rel)).expect("the zip file");
+        for (i, member) in store["members"].as_array().expect("members").iter().enumerate() {
+            let name = member["name"].as_str().expect("name");
+            let (offset, size) = (
+                member["offset"].as_u64().expect("offset") as usize,
+                member["size"].as_u64().expect("size") as usize,
+            );
+            assert_eq!(member["compress_type"], "stored", "{rel} {name}");
+            let bytes = &zip[offset..offset + size];
+            assert_eq!(sha256_hex(bytes), member["sha256"], "{rel} {name}");
+            let record = match member["same_frame_as"].as_str() {
+                Some(twin) => {
+                    let twin_bytes = std::fs::read(Path::new(FIXTURES).join(twin)).expect("the twin");
+                    assert_eq!(bytes, &twin_bytes[..], "{rel} {name}: {twin}");
+                    frames[twin].clone()
+                }
+                None => member["frame"].clone(),
+            };
+            let path = dir.join(format!("{}-{i}.frame", rel.replace('/', "_")));
+            std::fs::write(&path, bytes).expect("write");
+            let mut record = record;
+            record["path"] = Value::from(format!("{rel}!{name}"));
+            nodes.push(
+                store["nodes"]
+                    .as_array()
+                    .expect("nodes")
+                    .iter()
+                    .find(|n| n["member"] == name)
+                    .cloned(),
+            );
+            records.push(record);
+            paths.push(path);
+        }
+    }
+    assert_eq!(records.len(), 34);
+    let mut full = 0;
+    for ((record, report), node) in inspected(records, paths).into_iter().zip(nodes) {
+        let what = record["path"].as_str().unwrap_or_default();
+        check_frame(what, &report, &record);
+        assert_eq!(report["header"]["header_len"], record["header"]["header_len"], "{what}");
+        assert_eq!(report["header"]["frame_len"], record["header"]["frame_len"], "{what}");
+        if let Some(node) = node {
+            check_node(what, &report, &node);
+        }
+        full += 1;
+    }
+    assert_eq!(full, 34);
 }
 
 #[test]

@@ -244,7 +244,7 @@ fn jsonl_over_every_fixture() {
     let out = run(&["inspect", "--jsonl", &root]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
-    assert_eq!(text.lines().count(), 163);
+    assert_eq!(text.lines().count(), 228);
     assert!(text.ends_with('\n'));
     let lines = jsonl(&out);
     let paths: Vec<&str> = lines.iter().map(|l| l["path"].as_str().expect("path")).collect();

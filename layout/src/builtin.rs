@@ -36,7 +36,8 @@ pub const BUILTINS: &[Builtin] = &[
 ];
 
 /// The built-in schemas of python-blosc2's own metalayers (`b2o`, `LazyArray`, `proxy-source`,
-/// the container markers `batcharray`, `vlarray`, `listarray`, `b2embed`, `b2dict`, `b2tree`),
+/// the container markers `batcharray`, `vlarray`, `listarray`, `b2embed`, `b2dict`, `b2tree`,
+/// `ctable_varlen_scalar`),
 /// one schema per shape where a name has several. They are built in by name, as
 /// [`BUILTINS`] are. The shapes stored under one name share their first bytes and part further
 /// on, some only after a string ([`Layout::parting`]): the command chooses among them, and so
@@ -115,6 +116,32 @@ pub const PYTHON_BLOSC2: &[Builtin] = &[
     Builtin {
         name: "b2tree_v1",
         text: include_str!("../schemas/b2tree_v1.toml"),
+    },
+    // The shapes of other releases than 4.14.1 (python-blosc2 3.x's proxy-source without its
+    // source_kind), and of 4.x's sources of the user's own and CTable columns.
+    Builtin {
+        name: "proxy_source_custom_v0",
+        text: include_str!("../schemas/proxy_source_custom_v0.toml"),
+    },
+    Builtin {
+        name: "proxy_source_untagged_local_v0",
+        text: include_str!("../schemas/proxy_source_untagged_local_v0.toml"),
+    },
+    Builtin {
+        name: "proxy_source_untagged_memory_v0",
+        text: include_str!("../schemas/proxy_source_untagged_memory_v0.toml"),
+    },
+    Builtin {
+        name: "proxy_source_untagged_caterva2_v0",
+        text: include_str!("../schemas/proxy_source_untagged_caterva2_v0.toml"),
+    },
+    Builtin {
+        name: "proxy_source_untagged_caterva2_auth_v0",
+        text: include_str!("../schemas/proxy_source_untagged_caterva2_auth_v0.toml"),
+    },
+    Builtin {
+        name: "ctable_varlen_scalar_v1",
+        text: include_str!("../schemas/ctable_varlen_scalar_v1.toml"),
     },
 ];
 

@@ -41,9 +41,9 @@ fn every_pair_of_built_ins_under_one_name_parts() {
             }
         }
     }
-    // b2nd: v0, v1, caterva (3 pairs); proxy-source: 5 shapes (10); batcharray: 3 (3);
+    // b2nd: v0, v1, caterva (3 pairs); proxy-source: 10 shapes (45); batcharray: 3 (3);
     // listarray: 2 (1).
-    assert_eq!(pairs, 17);
+    assert_eq!(pairs, 52);
 }
 
 #[test]

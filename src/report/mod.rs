@@ -29,7 +29,7 @@ use crate::std_prelude::*;
 mod header;
 mod registry;
 
-pub use registry::{Registry, Selected, UserLayout, builtin, candidates};
+pub use registry::{Registry, Selected, UserLayout, builtin, candidates, is_python_blosc2};
 
 use std::cell::{Cell, RefCell};
 use std::io::{self, Write};
@@ -68,7 +68,7 @@ pub(crate) fn chain(error: &dyn std::error::Error) -> String {
 }
 
 /// What reporting one input shares, nested frames included: the layouts, the [`Budget`], and
-/// the errors met, each with where it is.
+/// the errors and warnings met, each with where it is.
 ///
 /// ```
 /// use metalayer::report::{Context, Registry};
@@ -78,6 +78,7 @@ pub(crate) fn chain(error: &dyn std::error::Error) -> String {
 /// let cx = Context::new(&registry);
 /// assert_eq!(cx.budget().values_left(), VALUE_LIMIT);
 /// assert!(cx.take_errors().is_empty());
+/// assert!(cx.take_warnings().is_empty());
 /// ```
 #[derive(Debug)]
 pub struct Context<'r> {
@@ -86,6 +87,10 @@ pub struct Context<'r> {
     errors: RefCell<Vec<String>>,
     /// Errors past [`MAX_ERRORS`], counted.
     more_errors: Cell<usize>,
+    /// What was read and shown, but not with the layouts its name calls for.
+    warnings: RefCell<Vec<String>>,
+    /// Warnings past [`MAX_ERRORS`], counted.
+    more_warnings: Cell<usize>,
     /// Where the report is, for errors: the item, and each frame nested in a value.
     place: RefCell<Vec<String>>,
     /// The frames a text line's value holds, to be shown after it.
@@ -105,6 +110,8 @@ impl<'r> Context<'r> {
             budget,
             errors: RefCell::new(Vec::new()),
             more_errors: Cell::new(0),
+            warnings: RefCell::new(Vec::new()),
+            more_warnings: Cell::new(0),
             place: RefCell::new(Vec::new()),
             text_frames: RefCell::new(Vec::new()),
         }
@@ -128,12 +135,55 @@ impl<'r> Context<'r> {
         errors
     }
 
+    /// The warnings met so far, each with its place, and forgets them: python-blosc2
+    /// metalayers of a shape no built-in layout reads, shown as msgpack (see
+    /// [`Selected::OtherShape`]). They do not make the input fail. At most [`MAX_ERRORS`] are
+    /// kept, then one line counts the others.
+    ///
+    /// ```
+    /// use metalayer::report::{Context, FrameReport, Reading, Registry};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-own/embedstore.b2e");
+    /// let mut bytes = std::fs::read(path)?;
+    /// // b2embed's {"version": 1} made {"version": 2}: a shape no built-in layout reads.
+    /// let at = bytes.windows(10).position(|w| w == b"\x81\xa7version\x01").unwrap();
+    /// bytes[at + 9] = 2;
+    /// let frame = metalayer::frame::parse_frame(&bytes)?;
+    /// let registry = Registry::builtin();
+    /// let cx = Context::new(&registry);
+    /// let json = serde_json::to_value(FrameReport::new(&cx, Reading::Whole(frame)))?;
+    /// assert_eq!(json["metalayers"][0]["msgpack"]["version"], 2);
+    /// assert!(json["metalayers"][0]["warning"].is_string());
+    /// assert!(cx.take_errors().is_empty());
+    /// assert_eq!(cx.take_warnings().len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn take_warnings(&self) -> Vec<String> {
+        let mut warnings = std::mem::take(&mut *self.warnings.borrow_mut());
+        let more = self.more_warnings.replace(0);
+        if more > 0 {
+            warnings.push(format!("{more} more warnings in this input"));
+        }
+        warnings
+    }
+
     /// Notes an error at the current place.
     pub(crate) fn error(&self, message: &str) {
-        let mut errors = self.errors.borrow_mut();
-        if errors.len() >= MAX_ERRORS {
+        self.note(&self.errors, &self.more_errors, message);
+    }
+
+    /// Notes a warning at the current place.
+    pub(crate) fn warning(&self, message: &str) {
+        self.note(&self.warnings, &self.more_warnings, message);
+    }
+
+    /// Adds `message` at the current place to `list`, or counts it in `more` when the list is
+    /// full.
+    fn note(&self, list: &RefCell<Vec<String>>, more: &Cell<usize>, message: &str) {
+        let mut list = list.borrow_mut();
+        if list.len() >= MAX_ERRORS {
             // The last one counts the rest.
-            self.more_errors.set(self.more_errors.get() + 1);
+            more.set(more.get() + 1);
             return;
         }
         let place = self.place.borrow();
@@ -142,7 +192,7 @@ impl<'r> Context<'r> {
             text.push_str(": ");
         }
         text.push_str(message);
-        errors.push(text);
+        list.push(text);
     }
 
     /// Runs `f` with `place` added to where errors are.
@@ -522,8 +572,9 @@ enum Content<'b, 'x> {
     Known(Typed<'b>),
     /// A known name whose bytes no layout of that name reads.
     Failed(String),
-    /// Any other name, and msgpack.
-    Msgpack(Msgpack<'b, 'x>),
+    /// Any other name, and msgpack; or a python-blosc2 name whose bytes none of its layouts
+    /// reads, and msgpack, with the warning that says so.
+    Msgpack(Msgpack<'b, 'x>, Option<String>),
     /// Any other name, and bytes that are not one msgpack value; a note when a limit is why.
     Raw(Option<String>),
 }
@@ -602,15 +653,40 @@ impl<'m, 'x> Item<'m, 'x> {
                 self.cx.error(&error);
                 Content::Failed(error)
             }
-            Selected::Unknown => match Msgpack::checked(bytes, &self.cx.budget, self.value_depth(), Some(self.cx)) {
-                Ok(value) => Content::Msgpack(value),
-                Err(e) if e.is_limit() => {
-                    let note = format!("shown as bytes: {e}");
-                    self.cx.error(&note);
-                    Content::Raw(Some(note))
+            Selected::OtherShape(error) => match self.msgpack(bytes) {
+                Ok(value) => {
+                    let warning = format!(
+                        "python-blosc2's {:?} in a shape no built-in layout reads, shown as msgpack: {error}",
+                        self.m.name
+                    );
+                    self.cx.warning(&warning);
+                    Content::Msgpack(value, Some(warning))
                 }
-                Err(_) => Content::Raw(None),
+                Err(Some(note)) => Content::Raw(Some(note)),
+                // Not one msgpack value: not a shape of python-blosc2's, whatever its release.
+                Err(None) => {
+                    self.cx.error(&error);
+                    Content::Failed(error)
+                }
             },
+            Selected::Unknown => match self.msgpack(bytes) {
+                Ok(value) => Content::Msgpack(value, None),
+                Err(note) => Content::Raw(note),
+            },
+        }
+    }
+
+    /// The bytes as one msgpack value, or why not: a note when a limit is why (also noted as an
+    /// error), else nothing.
+    fn msgpack<'b>(&self, bytes: &'b [u8]) -> Result<Msgpack<'b, 'x>, Option<String>> {
+        match Msgpack::checked(bytes, &self.cx.budget, self.value_depth(), Some(self.cx)) {
+            Ok(value) => Ok(value),
+            Err(e) if e.is_limit() => {
+                let note = format!("shown as bytes: {e}");
+                self.cx.error(&note);
+                Err(Some(note))
+            }
+            Err(_) => Err(None),
         }
     }
 
@@ -634,7 +710,7 @@ impl<'m, 'x> Item<'m, 'x> {
             let kind = match &content {
                 Content::Known(value) => value.layout().schema.as_str(),
                 Content::Failed(_) => "undecodable",
-                Content::Msgpack(_) => "msgpack",
+                Content::Msgpack(..) => "msgpack",
                 Content::Raw(_) => "raw",
             };
             writeln!(out, "{head}  {kind}")?;
@@ -661,11 +737,16 @@ impl<'m, 'x> Item<'m, 'x> {
                     label(out, &pad, "hex", 6)?;
                     clipped_hex(out, &bytes)
                 }
-                Content::Msgpack(value) => {
-                    label(out, &pad, "value", 6)?;
+                Content::Msgpack(value, warning) => {
+                    let width = if warning.is_some() { 8 } else { 6 };
+                    label(out, &pad, "value", width)?;
                     clipped(out, &value.clone().style(Style::Text))?;
-                    label(out, &pad, "hex", 6)?;
+                    label(out, &pad, "hex", width)?;
                     clipped_hex(out, &bytes)?;
+                    if let Some(warning) = warning {
+                        label(out, &pad, "warning", width)?;
+                        writeln!(out, "{}", escaped(warning))?;
+                    }
                     let frames = std::mem::take(&mut *self.cx.text_frames.borrow_mut());
                     for q in frames {
                         self.nested_text(out, &bytes[q.data], q.at, q.depth, &pad)?;
@@ -810,9 +891,12 @@ impl Serialize for Item<'_, '_> {
                     map.serialize_entry("hex", &Hex(&bytes))?;
                     map.serialize_entry("error", &error)?;
                 }
-                Content::Msgpack(value) => {
+                Content::Msgpack(value, warning) => {
                     map.serialize_entry("hex", &Hex(&bytes))?;
                     map.serialize_entry("msgpack", &value)?;
+                    if let Some(warning) = warning {
+                        map.serialize_entry("warning", &warning)?;
+                    }
                 }
                 Content::Raw(note) => {
                     map.serialize_entry("hex", &Hex(&bytes))?;

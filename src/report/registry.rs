@@ -107,6 +107,19 @@ fn python_blosc2() -> &'static [&'static Layout] {
     TABLE.get_or_init(|| checked(PYTHON_BLOSC2))
 }
 
+/// Whether `name` is one of the metalayer names python-blosc2 stores its own records under
+/// (`b2o`, `proxy-source`, `LazyArray`...): the metalayer names of the layouts of
+/// [`PYTHON_BLOSC2`].
+///
+/// ```
+/// assert!(metalayer::report::is_python_blosc2("proxy-source"));
+/// assert!(!metalayer::report::is_python_blosc2("b2nd"));
+/// assert!(!metalayer::report::is_python_blosc2("units"));
+/// ```
+pub fn is_python_blosc2(name: &str) -> bool {
+    python_blosc2().iter().any(|l| l.metalayer == name)
+}
+
 /// The layouts of the frame header and trailer, checked once.
 fn frame() -> &'static [&'static Layout] {
     static TABLE: OnceLock<Vec<&'static Layout>> = OnceLock::new();
@@ -186,6 +199,11 @@ pub enum Selected<'b> {
     Decoded(Typed<'b>),
     /// The name has layouts, but none reads the bytes: the error of the one that reads furthest.
     Failed(String),
+    /// The name is one of python-blosc2's own metalayers, but none of its layouts reads the
+    /// bytes: a shape a release of python-blosc2 writes that these layouts do not describe (a
+    /// newer one's, most likely). Not an error: the value is shown as msgpack, with a warning
+    /// quoting this, the error of the layout that reads furthest.
+    OtherShape(String),
     /// No layout is stored under the name.
     Unknown,
 }
@@ -244,8 +262,25 @@ impl Registry {
     }
 
     /// Decodes a metalayer stored under `name` with the layout of that name that reads `bytes`.
+    /// Under a name python-blosc2 owns ([`is_python_blosc2`]), bytes none of its layouts read
+    /// are [`Selected::OtherShape`]; under any other name, [`Selected::Failed`].
+    ///
+    /// ```
+    /// use metalayer::report::{Registry, Selected};
+    ///
+    /// let registry = Registry::builtin();
+    /// // {"version": 2}: b2embed_v1 holds the constant 1.
+    /// let v2 = b"\x81\xa7version\x02";
+    /// let Selected::OtherShape(error) = registry.select("b2embed", v2) else { panic!() };
+    /// assert!(error.contains("b2embed_v1"), "{error}");
+    /// // c-blosc2's metalayers stay strict.
+    /// assert!(matches!(registry.select("b2nd", v2), Selected::Failed(_)));
+    /// ```
     pub fn select<'b>(&self, name: &str, bytes: &'b [u8]) -> Selected<'b> {
-        select_in(&self.groups, name, bytes)
+        match select_in(&self.groups, name, bytes) {
+            Selected::Failed(error) if is_python_blosc2(name) => Selected::OtherShape(error),
+            selected => selected,
+        }
     }
 
     /// Decodes a vlmetalayer stored under `name` (its bytes decompressed) with the user layout

@@ -22,13 +22,25 @@ pub fn read_fixture(rel: &str) -> Vec<u8> {
     std::fs::read(fixture(rel)).expect("fixture")
 }
 
-/// expected.json: what python-blosc2 and caterva report for every fixture.
-pub fn expected() -> Vec<Value> {
+/// Every record of expected.json: frames and stores.
+fn records() -> Vec<Value> {
     let text = std::fs::read_to_string(fixture("expected.json")).expect("expected.json");
     match serde_json::from_str(&text).expect("expected.json parses") {
         Value::Array(files) => files,
         other => panic!("expected.json is not an array: {other}"),
     }
+}
+
+/// expected.json's frame records: what python-blosc2 and caterva report for every fixture
+/// frame (a file, a sparse-frame directory, or a member file of a `.b2d` store).
+pub fn expected() -> Vec<Value> {
+    records().into_iter().filter(|r| r.get("store").is_none()).collect()
+}
+
+/// expected.json's store records (`"store": "zip"` or `"directory"`): a `.b2z` or `.b2d`
+/// store's members and the nodes python-blosc2 reads through it.
+pub fn expected_stores() -> Vec<Value> {
+    records().into_iter().filter(|r| r.get("store").is_some()).collect()
 }
 
 pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
@@ -173,6 +185,51 @@ pub fn frame_pieces(vlmetalayers: &[(&str, usize)]) -> Vec<Vec<u8>> {
     pieces[last].extend_from_slice(&[0xd8, 0x00]);
     pieces[last].extend_from_slice(&[0; 16]);
     pieces
+}
+
+/// A frame of no chunks with these metalayers in its header and these vlmetalayers (each a
+/// chunk as stored) in its trailer: meta_user's fixed header fields, its metalayer section
+/// written anew.
+pub fn frame_with_metalayers(metalayers: &[(&str, &[u8])], vlmetalayers: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    // The fixed fields up to the section (0x57), then 93 cd <size> de <n>: fixarray(3), the
+    // section's size counted from the 0x93, a map16 of name to int32 offset.
+    let mut head = read_fixture("files/blosc2-4/meta_user.b2nd")[..0x57].to_vec();
+    let pairs: usize = metalayers.iter().map(|(name, _)| 1 + name.len() + 5).sum();
+    let size = 1 + 3 + 3 + pairs;
+    head.extend_from_slice(&[0x93, 0xcd]);
+    head.extend_from_slice(&(size as u16).to_be_bytes());
+    head.push(0xde);
+    head.extend_from_slice(&(metalayers.len() as u16).to_be_bytes());
+    let mut offset = 0x57 + size + 3;
+    for (name, content) in metalayers {
+        head.push(0xa0 + name.len() as u8);
+        head.extend_from_slice(name.as_bytes());
+        head.push(0xd2);
+        head.extend_from_slice(&(offset as i32).to_be_bytes());
+        offset += 5 + content.len();
+    }
+    head.push(0xdc);
+    head.extend_from_slice(&(metalayers.len() as u16).to_be_bytes());
+    for (_, content) in metalayers {
+        head.push(0xc6);
+        head.extend_from_slice(&(content.len() as u32).to_be_bytes());
+        head.extend_from_slice(content);
+    }
+    let header_len = head.len();
+    head[11..15].copy_from_slice(&(header_len as i32).to_be_bytes());
+    // The trailer of `frame`, after this header.
+    let lens: Vec<(&str, usize)> = vlmetalayers.iter().map(|(name, c)| (*name, c.len())).collect();
+    let pieces = frame_pieces(&lens);
+    let mut frame = head;
+    frame[0x44] = pieces[0][0x44];
+    frame.extend_from_slice(&pieces[0][240..]);
+    for ((_, content), piece) in vlmetalayers.iter().zip(&pieces[1..]) {
+        frame.extend_from_slice(content);
+        frame.extend_from_slice(piece);
+    }
+    let frame_len = frame.len() as u64;
+    frame[16..24].copy_from_slice(&frame_len.to_be_bytes());
+    frame
 }
 
 /// msgpack ext32 of type 42 holding `data`: `c9 <len u32> 2a data`.
