@@ -5,11 +5,12 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use metalayer::frame::FrameErrorKind;
-use metalayer::report::{Context, FrameReport};
+use metalayer::report::{Context, FrameReport, Reading};
 use metalayer::value::{shown_name, write_json, write_pretty};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
+use crate::embed;
 use crate::output::{Out, Stop, chain};
 use crate::render;
 use crate::schema::Registry;
@@ -49,12 +50,18 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
     let reading = match source.read() {
         Ok(reading) => reading,
         Err(e) => {
-            let text = chain(&e);
+            // A store's member: where it lies in the zip file, before the frame's own offsets.
+            let text = match source.place() {
+                Some(place) => format!("{place}: {}", chain(&e)),
+                None => chain(&e),
+            };
             // An I/O error already names the file it could not read.
-            if matches!(
-                e.kind(),
-                FrameErrorKind::Io { .. } | FrameErrorKind::NotSparseFrame { .. }
-            ) {
+            if source.place().is_none()
+                && matches!(
+                    e.kind(),
+                    FrameErrorKind::Io { .. } | FrameErrorKind::NotSparseFrame { .. }
+                )
+            {
                 out.error(&text);
             } else {
                 out.error(format_args!("{}: {text}", shown_name(&shown)));
@@ -62,6 +69,81 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
             return printer.element(out, &error_report(source.path(), text));
         }
     };
+    let holds_frames = is_embed_store(&reading);
+    let place = source.place().map(|p| format!(" ({p})")).unwrap_or_default();
+    write_reading(
+        out,
+        registry,
+        printer,
+        (source.path(), &shown),
+        &place,
+        source.is_sparse(),
+        reading,
+    )?;
+    if holds_frames {
+        // An EmbedStore: the frames it holds, each under `embed.b2e/key`.
+        let value = json_report(registry, source);
+        match embed::embedded(source, &value) {
+            Ok(frames) => {
+                for frame in frames {
+                    match frame.reading {
+                        Ok(reading) => {
+                            let shown = frame.path.display().to_string();
+                            write_reading(out, registry, printer, (&frame.path, &shown), "", false, reading)?;
+                        }
+                        Err(text) => {
+                            out.error(format_args!(
+                                "{}: {text}",
+                                shown_name(&frame.path.display().to_string())
+                            ));
+                            printer.element(out, &error_report(&frame.path, text))?;
+                        }
+                    }
+                }
+            }
+            Err(text) => {
+                out.error(&text);
+                printer.element(out, &error_report(source.path(), text))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether a frame is an EmbedStore (its metalayers say `b2embed`, `b2dict` or `b2tree`).
+fn is_embed_store(reading: &Reading) -> bool {
+    let marker = |name: &str| matches!(name, "b2embed" | "b2dict" | "b2tree");
+    match reading {
+        Reading::Bytes(bytes) => bytes.frame().is_ok_and(|f| f.metalayers.iter().any(|m| marker(m.name))),
+        Reading::Whole(frame) => frame.metalayers.iter().any(|m| marker(&m.name)),
+        Reading::Header { metalayers, .. } => metalayers.iter().any(|m| marker(&m.name)),
+    }
+}
+
+/// A frame's report as JSON, read again with a context of its own (its errors were reported
+/// when the report was printed).
+pub fn json_report(registry: &Registry, source: &Source) -> Value {
+    match source.read() {
+        Ok(reading) => {
+            let cx = Context::new(registry);
+            let report = FrameReport::new(&cx, reading);
+            serde_json::to_value(&report).unwrap_or_default()
+        }
+        Err(e) => Value::String(chain(&e)),
+    }
+}
+
+/// Writes one frame's report: `path` is the path of JSON, `shown` that of text and messages,
+/// which `place` (` (the member at byte N of s.b2z)` or empty) follows.
+fn write_reading(
+    out: &mut Out,
+    registry: &Registry,
+    printer: &mut Printer,
+    (path, shown): (&Path, &str),
+    place: &str,
+    sparse: bool,
+    reading: Reading,
+) -> Result<(), Stop> {
     let cx = Context::new(registry);
     let report = FrameReport::new(&cx, reading);
     let result = match printer.format {
@@ -70,23 +152,15 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
                 out.print("\n")?;
             }
             printer.count += 1;
-            report
-                .write_text(out.writer(), &shown, source.is_sparse())
-                .map_err(Stop::from)
+            report.write_text(out.writer(), shown, sparse).map_err(Stop::from)
         }
-        Format::Json | Format::Jsonl => printer.element(
-            out,
-            &PathReport {
-                path: source.path(),
-                report: &report,
-            },
-        ),
+        Format::Json | Format::Jsonl => printer.element(out, &PathReport { path, report: &report }),
     };
     for error in cx.take_errors() {
-        out.error(format_args!("{}: {error}", shown_name(&shown)));
+        out.error(format_args!("{}{place}: {error}", shown_name(shown)));
     }
     for warning in cx.take_warnings() {
-        out.warning(format_args!("{}: {warning}", shown_name(&shown)));
+        out.warning(format_args!("{}: {warning}", shown_name(shown)));
     }
     result
 }
@@ -109,16 +183,21 @@ impl Serialize for PathReport<'_, '_> {
 }
 
 /// Writes the reports of one run as they come.
-struct Printer {
+pub struct Printer {
     format: Format,
     /// How many reports were printed.
-    count: usize,
+    pub count: usize,
 }
 
 impl Printer {
+    /// A printer of nothing yet.
+    pub fn new(format: Format) -> Printer {
+        Printer { format, count: 0 }
+    }
+
     /// Prints one JSON report (for the JSON formats only): an element of the `--json` array,
     /// pretty; a line for `--jsonl`, flushed at once.
-    fn element<T: Serialize>(&mut self, out: &mut Out, report: &T) -> Result<(), Stop> {
+    pub fn element<T: Serialize>(&mut self, out: &mut Out, report: &T) -> Result<(), Stop> {
         match self.format {
             Format::Text => Ok(()),
             Format::Json => {
@@ -139,7 +218,7 @@ impl Printer {
     }
 
     /// Closes the `--json` array.
-    fn finish(&mut self, out: &mut Out) -> Result<(), Stop> {
+    pub fn finish(&mut self, out: &mut Out) -> Result<(), Stop> {
         match self.format {
             Format::Json => out.print(array_end(self.count)),
             Format::Text | Format::Jsonl => Ok(()),

@@ -23,12 +23,18 @@
 //! a terminal).
 
 mod decode;
+#[cfg(feature = "inspect")]
+mod embed;
 mod encode;
 #[cfg(feature = "inspect")]
 mod inspect;
 mod output;
 mod render;
 mod schema;
+#[cfg(feature = "inspect")]
+mod store;
+#[cfg(feature = "inspect")]
+mod tree;
 #[cfg(feature = "inspect")]
 mod walk;
 
@@ -59,8 +65,15 @@ enum Command {
     ///
     /// Directories are walked recursively, each one's entries in file-name order: files that
     /// start with the frame magic are contiguous frames whatever their name, directories that
-    /// hold a chunks.b2frame file are sparse frames (not walked into), other files are skipped.
-    /// A file given by name is always inspected; - reads one contiguous frame from stdin.
+    /// hold a chunks.b2frame file are sparse frames (not walked into), files named *.b2z that
+    /// start with the zip magic are stores, other files are skipped. A file given by name is
+    /// always inspected; - reads one contiguous frame from stdin.
+    ///
+    /// A .b2z store (python-blosc2's DictStore, TreeStore or CTable as a zip) is read from its
+    /// central directory, and each member is inspected in place as store.b2z/member; a member
+    /// that is compressed is an error of its own (members are stored), the others are shown.
+    /// The frames an EmbedStore (a store's embed.b2e) holds are reported after it, each as
+    /// embed.b2e/key.
     ///
     /// Only the header and the trailer are read, never the chunks. Each vlmetalayer is
     /// decompressed (at most 64 MiB) and decoded with a --schemas layout of its name, or as
@@ -88,6 +101,13 @@ enum Command {
         /// Print one JSON object per line (JSON Lines), each flushed as soon as its frame is read.
         #[arg(long, conflicts_with = "json")]
         jsonl: bool,
+        /// Show each PATH as a tree of its nodes, one line each: name, kind (NDArray, SChunk,
+        /// LazyExpr, Proxy, ObjectArray, EmbedStore, DictStore, TreeStore, CTable...), shape,
+        /// dtype and chunks, codec and compression ratio. With --json or --jsonl, the nodes as
+        /// objects {"path", "name", "depth", "key"?, "kind", "shape"?, "dtype"?, "chunks"?,
+        /// "codec", "cratio"}; "key" is python-blosc2's key of a node in a store.
+        #[arg(long)]
+        tree: bool,
         /// Follow symbolic links met while walking directories (links given as PATH always are).
         #[arg(short = 'L', long)]
         follow: bool,
@@ -96,7 +116,8 @@ enum Command {
         /// reads its bytes. Repeatable.
         #[arg(long = "schemas", value_name = "DIR")]
         schemas: Vec<PathBuf>,
-        /// Contiguous frame files, sparse-frame directories, directories to walk, or - for stdin.
+        /// Contiguous frame files, sparse-frame directories, .b2z stores, directories to walk, or
+        /// - for stdin.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
     },
@@ -170,6 +191,8 @@ enum Command {
 const INSPECT_EXAMPLE: &str = r#"Examples:
   metalayer inspect array.b2nd                   # one frame file
   metalayer inspect data/                        # every frame under data/
+  metalayer inspect store.b2z                    # every member of a zip store
+  metalayer inspect --tree store.b2d             # a store's nodes, one line each
   metalayer inspect --jsonl data/ > meta.jsonl   # the same, one JSON object a line
   ssh host cat a.b2nd | metalayer inspect -      # a frame read from stdin
   metalayer inspect --schemas my_schemas/ data/  # decode user metalayers with my_schemas/*.toml"#;
@@ -290,6 +313,7 @@ fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
         Command::Inspect {
             json,
             jsonl,
+            tree,
             follow,
             schemas,
             paths,
@@ -306,7 +330,11 @@ fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
                 (true, false) => inspect::Format::Json,
                 (false, false) => inspect::Format::Text,
             };
-            inspect::run(out, &registry, &paths, format, follow)?;
+            if tree {
+                tree::run(out, &registry, &paths, format, follow)?;
+            } else {
+                inspect::run(out, &registry, &paths, format, follow)?;
+            }
         }
         Command::Decode {
             schema,

@@ -10,6 +10,12 @@
 //!   (byte order on Unix). Files that start with the frame magic are contiguous frames, whatever
 //!   their name; sparse-frame directories met on the way are frames; other files, and symbolic
 //!   links unless `follow` is set, are skipped without a word;
+//! - a `.b2z` store (python-blosc2's DictStore, TreeStore or CTable as one zip file) is the
+//!   frames of its members (see [`crate::store`]), each read in place and named
+//!   `store.b2z/member.b2nd`, in name order. A walk takes a file for a store when its name ends in
+//!   `.b2z` *and* it starts with the zip magic `PK\x03\x04` (other zip files are skipped, like
+//!   other files); a file given as an argument is a store when its name ends in `.b2z` *or* it
+//!   starts with the zip magic;
 //! - any other path is always inspected: a regular file with the frame reader (a file that is not
 //!   a frame is an error for that path), a pipe or device (`<(cat a.b2nd)`) as a stream.
 //!
@@ -25,6 +31,7 @@ pub use metalayer::report::Reading;
 use walkdir::WalkDir;
 
 use crate::output::chain;
+use crate::store::{self, Entry};
 
 /// The first bytes of every frame: msgpack fixarray(14) `0x9e`, then fixstr(8) `0xa8` and
 /// `"b2frame\0"` (the header's first item, the magic string with its NUL).
@@ -45,6 +52,17 @@ pub enum Source {
     Sparse(PathBuf),
     /// A pipe or device given as an argument: read as a stream, like stdin.
     Stream(PathBuf),
+    /// A member of a `.b2z` store: a frame read in place in the zip file.
+    Member {
+        /// `store.b2z/member.b2nd`.
+        path: PathBuf,
+        /// The zip file.
+        store: PathBuf,
+        /// Where the member's frame starts in the zip file.
+        offset: u64,
+        /// Its length.
+        len: u64,
+    },
 }
 
 impl Source {
@@ -52,7 +70,7 @@ impl Source {
     pub fn path(&self) -> &Path {
         match self {
             Source::Stdin => Path::new("-"),
-            Source::File(path) | Source::Sparse(path) | Source::Stream(path) => path,
+            Source::File(path) | Source::Sparse(path) | Source::Stream(path) | Source::Member { path, .. } => path,
         }
     }
 
@@ -62,6 +80,14 @@ impl Source {
         match self {
             Source::Stdin => "<stdin>".to_owned(),
             other => other.path().display().to_string(),
+        }
+    }
+
+    /// Where a store's member lies, for messages: `the member at byte N of store.b2z`.
+    pub fn place(&self) -> Option<String> {
+        match self {
+            Source::Member { store, offset, .. } => Some(format!("the member at byte {offset} of {}", store.display())),
+            _ => None,
         }
     }
 
@@ -75,6 +101,16 @@ impl Source {
         match self {
             Source::Stdin => read_stream(io::stdin().lock(), Path::new("<stdin>")),
             Source::File(path) | Source::Sparse(path) => read_path(path),
+            Source::Member { store, offset, len, .. } => match frame::read_frame_bytes_at(store, *offset, *len) {
+                Ok(bytes) => Ok(Reading::Bytes(bytes)),
+                Err(trailer_error) => match frame::read_metalayers_at(store, *offset, *len) {
+                    Ok(metalayers) => Ok(Reading::Header {
+                        metalayers,
+                        trailer_error: chain(&trailer_error),
+                    }),
+                    Err(_) => Err(trailer_error),
+                },
+            },
             Source::Stream(path) => {
                 let file = File::open(path).map_err(|source| FrameError::io(path.clone(), source))?;
                 read_stream(file, path)
@@ -152,12 +188,46 @@ fn is_sparse(dir: &Path) -> bool {
     fs::metadata(dir.join(SPARSE_HEADER_FILE)).is_ok_and(|m| m.is_file())
 }
 
-/// Whether the file starts with [`FRAME_MAGIC`]; reads at most its length.
-fn has_magic(path: &Path) -> io::Result<bool> {
+/// The file's first bytes, at most as many as [`FRAME_MAGIC`].
+fn first_bytes(path: &Path) -> io::Result<Vec<u8>> {
     let mut first = Vec::with_capacity(FRAME_MAGIC.len());
     let magic_len = u64::try_from(FRAME_MAGIC.len()).unwrap_or(u64::MAX);
     File::open(path)?.take(magic_len).read_to_end(&mut first)?;
-    Ok(first == FRAME_MAGIC)
+    Ok(first)
+}
+
+/// The members of the store `path`, each a [`Found`] item, or the error that refuses it whole.
+fn store_members(path: &Path) -> Vec<Found> {
+    let entries = match store::members(path) {
+        Ok(entries) => entries,
+        Err(e) => {
+            return vec![Found::Error {
+                path: path.to_path_buf(),
+                message: format!("{}: {e}", path.display()),
+            }];
+        }
+    };
+    entries
+        .into_iter()
+        .map(|entry| {
+            let mut member = path.as_os_str().to_owned();
+            member.push("/");
+            member.push(entry.name());
+            let member = PathBuf::from(member);
+            match entry {
+                Entry::Member(m) => Found::Frame(Source::Member {
+                    path: member,
+                    store: path.to_path_buf(),
+                    offset: m.offset,
+                    len: m.size,
+                }),
+                Entry::Refused { message, .. } => Found::Error {
+                    message: format!("{}: {message}", member.display()),
+                    path: member,
+                },
+            }
+        })
+        .collect()
 }
 
 /// The frames named by `paths`, directories walked, one at a time (see the
@@ -169,6 +239,7 @@ pub fn frames(paths: &[PathBuf], follow: bool) -> Frames<'_> {
         args: paths.iter(),
         walk: None,
         reported: false,
+        members: Vec::new().into_iter(),
         follow,
     }
 }
@@ -181,6 +252,8 @@ pub struct Frames<'a> {
     /// Whether the walk has reported anything yet: a directory under which nothing is found is
     /// an error of its own, so that an empty result never passes silently.
     reported: bool,
+    /// The members of the store being read.
+    members: std::vec::IntoIter<Found>,
     follow: bool,
 }
 
@@ -189,6 +262,10 @@ impl Iterator for Frames<'_> {
 
     fn next(&mut self) -> Option<Found> {
         loop {
+            if let Some(member) = self.members.next() {
+                self.reported = true;
+                return Some(member);
+            }
             if let Some((root, walk)) = &mut self.walk {
                 let found = match walk.next() {
                     None => {
@@ -202,7 +279,11 @@ impl Iterator for Frames<'_> {
                     }
                     Some(Err(e)) => walk_error(root, &e),
                     Some(Ok(entry)) => match walked(walk, entry) {
-                        Some(found) => found,
+                        Some(Walked::Found(found)) => found,
+                        Some(Walked::Store(path)) => {
+                            self.members = store_members(&path).into_iter();
+                            continue;
+                        }
                         None => continue,
                     },
                 };
@@ -227,6 +308,9 @@ impl Iterator for Frames<'_> {
                     self.reported = false;
                 }
                 Ok(meta) if !meta.is_file() => return Some(Found::Frame(Source::Stream(arg.clone()))),
+                Ok(_) if store::is_store(arg, &first_bytes(arg).unwrap_or_default(), true) => {
+                    self.members = store_members(arg).into_iter();
+                }
                 // A regular file, or a path that cannot be read: the frame reader says why.
                 _ => return Some(Found::Frame(Source::File(arg.clone()))),
             }
@@ -234,14 +318,22 @@ impl Iterator for Frames<'_> {
     }
 }
 
-/// What one entry of a walk is: a frame, an error, or nothing to report.
-fn walked(walk: &mut walkdir::IntoIter, entry: walkdir::DirEntry) -> Option<Found> {
+/// What one entry of a walk is.
+enum Walked {
+    /// A frame, or an error.
+    Found(Found),
+    /// A `.b2z` store, whose members are to be read.
+    Store(PathBuf),
+}
+
+/// What one entry of a walk is: a frame, an error, a store, or nothing to report.
+fn walked(walk: &mut walkdir::IntoIter, entry: walkdir::DirEntry) -> Option<Walked> {
     let kind = entry.file_type();
     if kind.is_dir() {
         if is_sparse(entry.path()) {
             // The walk has just entered this directory: leave it.
             walk.skip_current_dir();
-            return Some(Found::Frame(Source::Sparse(entry.into_path())));
+            return Some(Walked::Found(Found::Frame(Source::Sparse(entry.into_path()))));
         }
         return None;
     }
@@ -249,13 +341,14 @@ fn walked(walk: &mut walkdir::IntoIter, entry: walkdir::DirEntry) -> Option<Foun
         // Links that are not followed, pipes, sockets, devices.
         return None;
     }
-    match has_magic(entry.path()) {
-        Ok(true) => Some(Found::Frame(Source::File(entry.into_path()))),
-        Ok(false) => None,
+    match first_bytes(entry.path()) {
+        Ok(first) if first == FRAME_MAGIC => Some(Walked::Found(Found::Frame(Source::File(entry.into_path())))),
+        Ok(first) if store::is_store(entry.path(), &first, false) => Some(Walked::Store(entry.into_path())),
+        Ok(_) => None,
         Err(source) => {
             let path = entry.into_path();
             let message = chain(&FrameError::io(path.clone(), source));
-            Some(Found::Error { path, message })
+            Some(Walked::Found(Found::Error { path, message }))
         }
     }
 }

@@ -45,7 +45,13 @@ fn inspect_json_matches_every_fixture() {
     assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
     assert_eq!(stderr(&out), "");
     let reports = json(&out);
-    let reports = reports.as_array().expect("an array");
+    // The frames EmbedStores hold follow theirs: checked in python_frames.rs.
+    let reports: Vec<&Value> = reports
+        .as_array()
+        .expect("an array")
+        .iter()
+        .filter(|r| !common::held_by_embed_store(r))
+        .collect();
     assert_eq!(reports.len(), files.len());
 
     let mut checked_fields = 0;

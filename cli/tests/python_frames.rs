@@ -329,7 +329,7 @@ fn directory_stores_inspect_member_by_member() {
         .into_iter()
         .map(|r| (r["path"].as_str().expect("path").to_owned(), r))
         .collect();
-    let mut stores = 0;
+    let (mut stores, mut embedded) = (0, 0);
     for store in expected_stores().into_iter().filter(|s| s["store"] == "directory") {
         let rel = store["path"].as_str().expect("path");
         let members = store["members"].as_array().expect("members");
@@ -340,11 +340,12 @@ fn directory_stores_inspect_member_by_member() {
         ]);
         assert_eq!(out.status.code(), Some(0), "{rel}: {}", stderr(&out));
         assert_eq!(stderr(&out), "", "{rel}");
-        let reports: Vec<Value> = String::from_utf8(out.stdout)
+        let (held, reports): (Vec<Value>, Vec<Value>) = String::from_utf8(out.stdout)
             .expect("UTF-8")
             .lines()
-            .map(|l| serde_json::from_str(l).expect("a JSON line"))
-            .collect();
+            .map(|l| serde_json::from_str::<Value>(l).expect("a JSON line"))
+            .partition(common::held_by_embed_store);
+        embedded += check_embedded(&Path::new(FIXTURES).join(rel).display().to_string(), &held, &store);
         // The walk's order is the members' (file names compared component by component).
         assert_eq!(reports.len(), members.len(), "{rel}");
         for (report, member) in reports.iter().zip(members) {
@@ -371,6 +372,39 @@ fn directory_stores_inspect_member_by_member() {
         stores += 1;
     }
     assert_eq!(stores, 5);
+    // Embedded in embed.b2e: 3.12.2's DictStore 2, its TreeStore 3, 4.14.1's TreeStore 3.
+    assert_eq!(embedded, 2 + 3 + 3);
+}
+
+/// The frames an EmbedStore holds, reported after it as `store/embed.b2e/key`, against the
+/// store's nodes python-blosc2 read out of embed.b2e (`"embedded"`: where in its data); the
+/// keys it holds that python-blosc2 shows as no node (a TreeStore's `__vlmeta__`) are frames too.
+/// Returns how many nodes were checked.
+fn check_embedded(store_path: &str, held: &[Value], store: &Value) -> usize {
+    let nodes: Vec<&Value> = store["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .filter(|n| !n["embedded"].is_null())
+        .collect();
+    let mut checked = 0;
+    for report in held {
+        let path = report["path"].as_str().expect("path");
+        let key = path
+            .strip_prefix(&format!("{store_path}/embed.b2e"))
+            .unwrap_or_else(|| panic!("{path}: not in {store_path}/embed.b2e"));
+        assert!(report.get("error").is_none(), "{path}: {report}");
+        match nodes.iter().find(|n| n["key"] == key) {
+            Some(node) => {
+                assert_eq!(report["header"]["frame_len"], node["embedded"]["length"], "{path}");
+                check_node(path, report, node);
+                checked += 1;
+            }
+            None => assert!(key.ends_with("__vlmeta__"), "{path}: python-blosc2 has no node {key}"),
+        }
+    }
+    assert_eq!(checked, nodes.len(), "{store_path}");
+    checked
 }
 
 /// A store's node (as python-blosc2 opened it through the store) against the report of the
@@ -457,6 +491,73 @@ fn zip_store_members_inspect_cleanly() {
         full += 1;
     }
     assert_eq!(full, 34);
+}
+
+/// Each `.b2z` store inspected as the zip file it is: the command reads its central directory and
+/// reports every member's frame in place, named `store.b2z/member`, in name order, exit status 0;
+/// each is the frame python-blosc2 opened at the offset python's `zipfile` gave, and its node
+/// (python-blosc2's reading through the store) matches.
+#[test]
+fn zip_stores_inspect_in_place() {
+    let frames: BTreeMap<String, Value> = expected()
+        .into_iter()
+        .map(|r| (r["path"].as_str().expect("path").to_owned(), r))
+        .collect();
+    let (mut stores, mut members_checked, mut nodes_checked, mut embedded) = (0, 0, 0, 0);
+    for store in expected_stores().into_iter().filter(|s| s["store"] == "zip") {
+        let rel = store["path"].as_str().expect("path");
+        let zip = Path::new(FIXTURES).join(rel);
+        let out = run(&["inspect", "--jsonl", &zip.display().to_string()]);
+        assert_eq!(out.status.code(), Some(0), "{rel}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{rel}");
+        let (held, reports): (Vec<Value>, Vec<Value>) = String::from_utf8(out.stdout)
+            .expect("UTF-8")
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("a JSON line"))
+            .partition(common::held_by_embed_store);
+        embedded += check_embedded(&zip.display().to_string(), &held, &store);
+        let mut members: Vec<&Value> = store["members"].as_array().expect("members").iter().collect();
+        // Name order, component by component, as the walk of the `.b2d` twin orders its files.
+        members.sort_by(|a, b| {
+            let key = |m: &Value| {
+                m["name"]
+                    .as_str()
+                    .expect("name")
+                    .split('/')
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            };
+            key(a).cmp(&key(b))
+        });
+        assert_eq!(reports.len(), members.len(), "{rel}");
+        for (report, member) in reports.iter().zip(members) {
+            let name = member["name"].as_str().expect("name");
+            assert_eq!(report["path"], format!("{}/{name}", zip.display()), "{rel}");
+            let what = format!("{rel}/{name}");
+            let record = match member["same_frame_as"].as_str() {
+                Some(twin) => frames[twin].clone(),
+                None => member["frame"].clone(),
+            };
+            check_frame(&what, report, &record);
+            assert_eq!(report["header"]["frame_len"], member["size"], "{what}");
+            assert_eq!(report["header"]["header_len"], record["header"]["header_len"], "{what}");
+            members_checked += 1;
+            let node = store["nodes"]
+                .as_array()
+                .expect("nodes")
+                .iter()
+                .find(|n| n["member"] == name);
+            if let Some(node) = node {
+                check_node(&what, report, node);
+                nodes_checked += 1;
+            }
+        }
+        stores += 1;
+    }
+    assert_eq!((stores, members_checked), (5, 34));
+    // The members python-blosc2 names as a node: 3 + 3 (3.12.2), 13 + 7 + 3 (4.14.1).
+    assert_eq!(nodes_checked, 29);
+    assert_eq!(embedded, 2 + 3 + 3);
 }
 
 #[test]

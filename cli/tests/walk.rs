@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{BIN, expected, fixture, json, jsonl, read_fixture, run, run_stdin, stderr, stdout};
+use common::{BIN, expected, expected_stores, fixture, json, jsonl, read_fixture, run, run_stdin, stderr, stdout};
 use serde_json::Value;
 
 /// The metalayer names python reported for the fixture at `rel`.
@@ -227,46 +227,67 @@ fn directory_without_frames() {
 
 /// The walk of every fixture finds exactly the frames python-blosc2 and caterva wrote, in
 /// file-name order, whatever their extension (.b2nd, .b2frame, .b2f, .b2b, .cat, sparse
-/// directories).
+/// directories), and the members of the `.b2z` stores, each under `store.b2z/member`, the
+/// frame of the same bytes as its `.b2d` twin.
 #[test]
 fn jsonl_over_every_fixture() {
     let files = expected();
-    // Pre-order with each directory's entries sorted by name is the order of paths compared
-    // component by component.
-    let mut want: Vec<PathBuf> = files
+    let by_path: std::collections::BTreeMap<String, Value> = files
         .iter()
-        .map(|f| fixture(f["path"].as_str().expect("path")))
+        .map(|f| (f["path"].as_str().expect("path").to_owned(), f.clone()))
         .collect();
-    want.sort();
-    let want: Vec<String> = want.iter().map(|p| p.display().to_string()).collect();
+    let mut want: Vec<(PathBuf, Value)> = files
+        .iter()
+        .map(|f| (fixture(f["path"].as_str().expect("path")), f.clone()))
+        .collect();
+    for store in expected_stores().into_iter().filter(|s| s["store"] == "zip") {
+        for member in store["members"].as_array().expect("members") {
+            let name = member["name"].as_str().expect("name");
+            let path = fixture(&format!("{}/{name}", store["path"].as_str().expect("path")));
+            let twin = member["same_frame_as"].as_str().expect("a .b2d twin");
+            want.push((path, by_path[twin].clone()));
+        }
+    }
+    // Pre-order with each directory's entries sorted by name is the order of paths compared
+    // component by component; a store's members come in that order too.
+    want.sort_by(|a, b| a.0.cmp(&b.0));
+    let want_paths: Vec<String> = want.iter().map(|(p, _)| p.display().to_string()).collect();
 
     let root = fixture("files").display().to_string();
     let out = run(&["inspect", "--jsonl", &root]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
-    assert_eq!(text.lines().count(), 228);
     assert!(text.ends_with('\n'));
-    let lines = jsonl(&out);
+    let all = jsonl(&out);
+    // The frames EmbedStores hold, each after its EmbedStore (python_frames.rs checks them), as
+    // many as the keys of their estore_metadata (expected.json): 2 + 6 (3.12.2's DictStore and
+    // TreeStore) + 6 (4.14.1's TreeStore) in the .b2d stores and as many in their .b2z twins,
+    // and 2 in each of the own embedstore.b2e of 3.12.2 and 4.14.1.
+    let held = all.iter().filter(|l| common::held_by_embed_store(l)).count();
+    assert_eq!(held, 2 * (2 + 6 + 6) + 2 + 2);
+    let lines: Vec<Value> = all
+        .iter()
+        .filter(|l| !common::held_by_embed_store(l))
+        .cloned()
+        .collect();
+    // 228 frames, and the 34 members of 5 zip stores.
+    assert_eq!(lines.len(), 228 + 34);
     let paths: Vec<&str> = lines.iter().map(|l| l["path"].as_str().expect("path")).collect();
-    assert_eq!(paths, want);
-    for (line, file) in lines.iter().zip({
-        let mut sorted = files.clone();
-        sorted.sort_by_key(|f| fixture(f["path"].as_str().expect("path")));
-        sorted
-    }) {
+    assert_eq!(paths, want_paths);
+    for (line, (path, file)) in lines.iter().zip(&want) {
         let want_names: Vec<&str> = file["metalayers"]
             .as_array()
             .expect("metalayers")
             .iter()
             .map(|m| m["name"].as_str().expect("name"))
             .collect();
-        assert_eq!(names(line), want_names, "{}", file["path"]);
+        assert_eq!(names(line), want_names, "{}", path.display());
         // Compact: one line, no pretty spacing.
         assert!(!line.to_string().contains('\n'));
     }
     // Each line is the compact form of the --json element.
     let out = run(&["inspect", "--json", &root]);
-    assert_eq!(json(&out), Value::Array(lines.clone()));
+    assert_eq!(json(&out), Value::Array(all.clone()));
     for (line, element) in text.lines().zip(json(&out).as_array().expect("array")) {
         assert_eq!(line, serde_json::to_string(element).expect("json"));
     }

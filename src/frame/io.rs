@@ -1,6 +1,7 @@
 //! Reading frames from files, sparse-frame directories and readers; [`FrameBytes`].
 
 use std::borrow::Cow;
+use std::format;
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -96,6 +97,7 @@ fn read_frame_bytes_with<R: Read + Seek>(
         trailer_offset,
         frame_len,
         contents_from: (!whole).then(PathBuf::new),
+        contents_base: 0,
     })
 }
 
@@ -201,6 +203,8 @@ pub struct FrameBytes {
     frame_len: u64,
     /// When the trailer's contents were not read (a long trailer): the file to read them from.
     contents_from: Option<PathBuf>,
+    /// Where the frame starts in that file: 0, or a member's offset in a store.
+    contents_base: u64,
 }
 
 impl FrameBytes {
@@ -232,7 +236,8 @@ impl FrameBytes {
         };
         let io_error = |source| FrameError::io(path.clone(), source);
         let mut file = File::open(path).map_err(io_error)?;
-        read_at(&mut file, m.offset, wide(m.content.len()), &io_error).map(Cow::Owned)
+        let at = self.contents_base.saturating_add(m.offset);
+        read_at(&mut file, at, wide(m.content.len()), &io_error).map(Cow::Owned)
     }
 
     /// Whether the vlmetalayers' contents were left in the file (a long trailer), to be read by
@@ -277,6 +282,7 @@ impl FrameBytes {
             trailer_offset,
             frame_len,
             contents_from: None,
+            contents_base: 0,
         })
     }
 }
@@ -411,6 +417,169 @@ pub fn read_frame_bytes(path: impl AsRef<Path>) -> Result<FrameBytes, FrameError
         bytes.contents_from = Some(file_path);
     }
     Ok(bytes)
+}
+
+/// A window over `len` bytes of a reader from `start`: it reads and seeks as if those bytes
+/// were the whole input (a seek to the end lands at `len`, and nothing past it is read). A frame
+/// stored inside another file, such as a member of a `.b2z` store (a zip whose members are
+/// stored uncompressed), is read in place through it.
+///
+/// ```
+/// use std::io::{Cursor, Read, Seek, SeekFrom};
+///
+/// let mut window = metalayer::frame::Window::new(Cursor::new(b"..frame..".to_vec()), 2, 5)?;
+/// let mut text = String::new();
+/// window.read_to_string(&mut text)?;
+/// assert_eq!(text, "frame");
+/// assert_eq!(window.seek(SeekFrom::End(0))?, 5);
+/// assert!(window.seek(SeekFrom::Current(-6)).is_err());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Window<R> {
+    inner: R,
+    start: u64,
+    len: u64,
+    /// The position in the window.
+    pos: u64,
+}
+
+impl<R: Seek> Window<R> {
+    /// The window over `start..start + len` of `inner`. An error when the range does not fit in
+    /// a `u64`.
+    pub fn new(inner: R, start: u64, len: u64) -> io::Result<Window<R>> {
+        if start.checked_add(len).is_none() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("a window of {len} bytes at byte {start} ends past 2^64"),
+            ));
+        }
+        Ok(Window {
+            inner,
+            start,
+            len,
+            pos: 0,
+        })
+    }
+
+    /// The window's length.
+    ///
+    /// ```
+    /// let window = metalayer::frame::Window::new(std::io::Cursor::new([0u8; 8]), 3, 4)?;
+    /// assert_eq!(window.len(), 4);
+    /// assert!(!window.is_empty());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the window holds no byte.
+    ///
+    /// ```
+    /// let window = metalayer::frame::Window::new(std::io::Cursor::new([0u8; 8]), 8, 0)?;
+    /// assert!(window.is_empty());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<R: Read + Seek> Read for Window<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.len.saturating_sub(self.pos);
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        if want == 0 {
+            return Ok(0);
+        }
+        self.inner.seek(SeekFrom::Start(self.start.saturating_add(self.pos)))?;
+        let n = self.inner.read(buf.get_mut(..want).unwrap_or_default())?;
+        self.pos = self.pos.saturating_add(wide(n));
+        Ok(n)
+    }
+}
+
+impl<R: Seek> Seek for Window<R> {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let (base, delta) = match to {
+            SeekFrom::Start(at) => (at, 0),
+            SeekFrom::End(delta) => (self.len, delta),
+            SeekFrom::Current(delta) => (self.pos, delta),
+        };
+        let pos = base.checked_add_signed(delta).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a seek before the window's start or past 2^64",
+            )
+        })?;
+        self.pos = pos;
+        Ok(pos)
+    }
+}
+
+/// [`read_frame_bytes`] of a frame stored in `path` at `offset`, `len` bytes long (a member of
+/// a `.b2z` store, which is a zip of stored frames): the frame is read in place through a
+/// [`Window`], its offsets and lengths checked against `len` as they are against a file's length.
+/// The range must lie in the file. Io errors name `path`.
+///
+/// ```
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores");
+/// // `big.b2nd`, stored in the zip at byte 1940, 607 bytes long (python's zipfile says so).
+/// let member = metalayer::frame::read_frame_bytes_at(format!("{dir}/dictstore.b2z"), 1940, 607)?;
+/// let file = metalayer::frame::read_frame_bytes(format!("{dir}/dictstore.b2d/big.b2nd"))?;
+/// assert_eq!(member.frame()?.to_owned(), file.frame()?.to_owned());
+///
+/// // A range that does not lie in the file is refused before anything is read.
+/// let err = metalayer::frame::read_frame_bytes_at(format!("{dir}/dictstore.b2z"), 1940, 1 << 40).unwrap_err();
+/// assert!(err.to_string().starts_with("cannot read "));
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+pub fn read_frame_bytes_at(path: impl AsRef<Path>, offset: u64, len: u64) -> Result<FrameBytes, FrameError> {
+    let path = path.as_ref();
+    let io_error = |source| FrameError::io(path, source);
+    let mut window = open_window(path, offset, len, &io_error)?;
+    let mut bytes = read_frame_bytes_with(&mut window, &io_error, None)?;
+    if bytes.contents_from.is_some() {
+        bytes.contents_from = Some(path.to_path_buf());
+        bytes.contents_base = offset;
+    }
+    Ok(bytes)
+}
+
+/// [`read_metalayers`] of a frame stored in `path` at `offset`, `len` bytes long, as
+/// [`read_frame_bytes_at`] reads it: only its header is read.
+///
+/// ```
+/// let zip = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores/dictstore.b2z");
+/// let metalayers = metalayer::frame::read_metalayers_at(zip, 1940, 607)?;
+/// assert_eq!(metalayers[0].name, "b2nd");
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+pub fn read_metalayers_at(path: impl AsRef<Path>, offset: u64, len: u64) -> Result<Vec<FrameMetalayer>, FrameError> {
+    let path = path.as_ref();
+    let io_error = |source| FrameError::io(path, source);
+    let mut window = open_window(path, offset, len, &io_error)?;
+    read_metalayers_with(&mut window, &io_error, None)
+}
+
+/// Opens `path` and the window over `offset..offset + len` of it, which must lie in the file: the
+/// lengths the frame reader checks are then the file's own.
+fn open_window(
+    path: &Path,
+    offset: u64,
+    len: u64,
+    io_error: &dyn Fn(io::Error) -> FrameError,
+) -> Result<Window<File>, FrameError> {
+    let file = File::open(path).map_err(io_error)?;
+    let file_len = file.metadata().map_err(io_error)?.len();
+    if offset.checked_add(len).is_none_or(|end| end > file_len) {
+        return Err(io_error(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!("{len} bytes at byte {offset} run past the end of the file ({file_len} bytes)"),
+        )));
+    }
+    Window::new(file, offset, len).map_err(io_error)
 }
 
 /// [`read_frame`] on any reader that holds a frame from its first byte: the input's length is

@@ -19,6 +19,8 @@
 //!   already in memory, and [`header_len`] tells how many bytes it needs.
 //! - [`read_frame`] reads the header and the trailer, and nothing in between; [`parse_frame`]
 //!   does the same on a whole frame in memory.
+//! - [`read_frame_bytes_at`] and [`read_metalayers_at`] read a frame stored inside another file,
+//!   such as a member of a `.b2z` store, in place through a [`Window`] over its bytes.
 //!
 //! ```
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
@@ -110,7 +112,10 @@ use metalayer_runtime::wire::Wire;
 
 pub use error::{Entry, FrameError, FrameErrorKind, OffsetMiss, Place, Section};
 pub use header::parse_header;
-pub use io::{FrameBytes, read_frame, read_frame_bytes, read_frame_from, read_metalayers, read_metalayers_from};
+pub use io::{
+    FrameBytes, Window, read_frame, read_frame_bytes, read_frame_bytes_at, read_frame_from, read_metalayers,
+    read_metalayers_at, read_metalayers_from,
+};
 pub use prefix::{frame_len, header_len};
 pub use types::{
     Frame, FrameHeader, FrameMetalayer, FrameRef, FrameTrailer, Header, MetalayerIndex, MetalayerRef, Trailer,

@@ -246,3 +246,9 @@ pub fn ext32_header(ty: i8, len: usize) -> Vec<u8> {
     v.push(ty as u8);
     v
 }
+
+/// Whether a report is of a frame held by an EmbedStore (`…/embed.b2e/key`), which `inspect`
+/// reports after the EmbedStore's own.
+pub fn held_by_embed_store(report: &Value) -> bool {
+    report["path"].as_str().is_some_and(|p| p.contains(".b2e/"))
+}
