@@ -82,38 +82,38 @@ pub struct CatervaV0 {
 }
 const _: () = {
     const _: () = ::core::assert!(
-        < Vec < i64 >as ::metalayer::__private::ArrayField > ::MIN_COUNT <= 8usize &&
-        0usize <= < Vec < i64 >as ::metalayer::__private::ArrayField > ::MAX_COUNT,
+        < Vec < i64 > as ::metalayer::__private::ArrayField > ::MIN_COUNT <= 8usize &&
+        0usize <= < Vec < i64 > as ::metalayer::__private::ArrayField > ::MAX_COUNT,
         "`Vec<i64>` cannot hold entry `shape`: its number of elements is 0..=8, counted by `ndim`, and the type holds none of those counts"
     );
     const _: () = ::core::assert!(
-        < < Vec < i64 >as ::metalayer::__private::ArrayField > ::Element as
+        < < Vec < i64 > as ::metalayer::__private::ArrayField > ::Element as
         ::metalayer::__private::IntValue > ::MIN <= - 9223372036854775808i128 &&
-        9223372036854775807i128 <= < < Vec < i64 >as ::metalayer::__private::ArrayField >
-        ::Element as ::metalayer::__private::IntValue > ::MAX,
+        9223372036854775807i128 <= < < Vec < i64 > as ::metalayer::__private::ArrayField
+        > ::Element as ::metalayer::__private::IntValue > ::MAX,
         "`Vec<i64>` cannot hold the elements of entry `shape`: it is int64, which takes every value of `i64`, and the type's range does not cover them"
     );
     const _: () = ::core::assert!(
-        < Vec < i32 >as ::metalayer::__private::ArrayField > ::MIN_COUNT <= 8usize &&
-        0usize <= < Vec < i32 >as ::metalayer::__private::ArrayField > ::MAX_COUNT,
+        < Vec < i32 > as ::metalayer::__private::ArrayField > ::MIN_COUNT <= 8usize &&
+        0usize <= < Vec < i32 > as ::metalayer::__private::ArrayField > ::MAX_COUNT,
         "`Vec<i32>` cannot hold entry `chunkshape`: its number of elements is 0..=8, counted by `ndim`, and the type holds none of those counts"
     );
     const _: () = ::core::assert!(
-        < < Vec < i32 >as ::metalayer::__private::ArrayField > ::Element as
+        < < Vec < i32 > as ::metalayer::__private::ArrayField > ::Element as
         ::metalayer::__private::IntValue > ::MIN <= - 2147483648i128 && 2147483647i128 <=
-        < < Vec < i32 >as ::metalayer::__private::ArrayField > ::Element as
+        < < Vec < i32 > as ::metalayer::__private::ArrayField > ::Element as
         ::metalayer::__private::IntValue > ::MAX,
         "`Vec<i32>` cannot hold the elements of entry `chunkshape`: it is int32, which takes every value of `i32`, and the type's range does not cover them"
     );
     const _: () = ::core::assert!(
-        < Vec < i32 >as ::metalayer::__private::ArrayField > ::MIN_COUNT <= 8usize &&
-        0usize <= < Vec < i32 >as ::metalayer::__private::ArrayField > ::MAX_COUNT,
+        < Vec < i32 > as ::metalayer::__private::ArrayField > ::MIN_COUNT <= 8usize &&
+        0usize <= < Vec < i32 > as ::metalayer::__private::ArrayField > ::MAX_COUNT,
         "`Vec<i32>` cannot hold entry `blockshape`: its number of elements is 0..=8, counted by `ndim`, and the type holds none of those counts"
     );
     const _: () = ::core::assert!(
-        < < Vec < i32 >as ::metalayer::__private::ArrayField > ::Element as
+        < < Vec < i32 > as ::metalayer::__private::ArrayField > ::Element as
         ::metalayer::__private::IntValue > ::MIN <= - 2147483648i128 && 2147483647i128 <=
-        < < Vec < i32 >as ::metalayer::__private::ArrayField > ::Element as
+        < < Vec < i32 > as ::metalayer::__private::ArrayField > ::Element as
         ::metalayer::__private::IntValue > ::MAX,
         "`Vec<i32>` cannot hold the elements of entry `blockshape`: it is int32, which takes every value of `i32`, and the type's range does not cover them"
     );
