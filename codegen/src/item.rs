@@ -5,10 +5,11 @@
 //! names and types, the variants. Everything else is kept as written, so that the item is emitted
 //! again with its own tokens and spans.
 //!
-//! syn is built without its `full` syntax tree, with the features serde_derive enables, so that a
-//! crate deriving serde and using the attribute compiles it once. Like the rest of this crate the
-//! item keeps a field's type as its tokens: `bind` reads how a type is spelled to tell which entry
-//! it can hold, and messages quote it as [`Type::text`] writes it.
+//! syn is the major version serde_derive depends on, built without its `full` syntax tree and
+//! with the features serde_derive enables, so that a crate deriving serde and using the
+//! attribute compiles it once. Like the rest of this crate the item keeps a field's type as its
+//! tokens: `bind` reads how a type is spelled to tell which entry it can hold, and messages quote
+//! it as [`Type::text`] writes it.
 
 use std::mem;
 
@@ -670,6 +671,11 @@ mod tests {
             (
                 "struct S { a: u8 } x",
                 "#[metalayer] cannot read this item: unexpected token",
+            ),
+            // Without its `full` syntax tree, syn reads no statements in an expression.
+            (
+                "struct S { a: [u8; { const N: usize = 2; N }] }",
+                "#[metalayer] cannot read this item: unsupported expression; the attribute reads literals, paths, operators, casts, calls and blocks of one expression",
             ),
         ];
         for (text, message) in cases {

@@ -78,7 +78,7 @@ fn expand(args: &str, item: &str) -> String {
     let item: TokenStream = item.parse().expect("item tokens");
     // Built-in schemas are read from the macro, never from the crate directory.
     let out = metalayer_codegen::expand_in(args, item, Path::new(env!("CARGO_MANIFEST_DIR")));
-    match syn::parse2::<syn::File>(out.clone()) {
+    match syn2::parse2::<syn2::File>(out.clone()) {
         Ok(file) => prettyplease::unparse(&file),
         Err(e) => panic!("the expansion is not a Rust file ({e}):\n{out}"),
     }
