@@ -1,27 +1,15 @@
 //! The attribute's arguments: `schema = "name"` or `schema_path = "rel/path.toml"`, or
 //! `dispatch`; and optionally `crate = "path"`. Also the reading of `key = "value"` lists that
-//! dispatch variants' attributes share.
+//! dispatch variants' attributes share. syn reads the values: string literals (escapes, raw
+//! strings, no suffix) and the path `crate` names.
 
-use proc_macro2::{Group, Ident, Literal, Span, TokenStream, TokenTree};
-use quote::quote;
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote};
 
 use crate::error::Error;
 
 /// A string literal: its value and where it is.
-pub(crate) struct LitStr {
-    value: String,
-    span: Span,
-}
-
-impl LitStr {
-    pub(crate) fn value(&self) -> String {
-        self.value.clone()
-    }
-
-    pub(crate) fn span(&self) -> Span {
-        self.span
-    }
-}
+pub(crate) use syn::LitStr;
 
 /// Where the schema comes from.
 pub(crate) enum SchemaRef {
@@ -79,19 +67,23 @@ impl Arg<'_> {
             });
         };
         match value {
-            [TokenTree::Literal(lit)] => match string_value(lit) {
-                Some(value) => Ok(LitStr {
-                    value,
-                    span: lit.span(),
-                }),
-                None => Err(Error::new(lit.span(), "expected a string literal")),
-            },
-            [TokenTree::Literal(lit), next, ..] if string_value(lit).is_some() => {
+            [TokenTree::Literal(lit)] => {
+                string_lit(lit).ok_or_else(|| Error::new(lit.span(), "expected a string literal"))
+            }
+            [TokenTree::Literal(lit), next, ..] if string_lit(lit).is_some() => {
                 Err(Error::new(next.span(), "expected `,`"))
             }
             [] => Err(Error::spanned(self.tokens, "expected a string literal after `=`")),
             _ => Err(Error::spanned(value, "expected a string literal")),
         }
+    }
+}
+
+/// `lit` as a string literal without a suffix; `None` for any other literal.
+fn string_lit(lit: &proc_macro2::Literal) -> Option<LitStr> {
+    match syn::Lit::new(lit.clone()) {
+        syn::Lit::Str(s) if s.suffix().is_empty() => Some(s),
+        _ => None,
     }
 }
 
@@ -216,110 +208,16 @@ pub(crate) fn parse(args: TokenStream) -> Result<Args, Error> {
     })
 }
 
-/// The path a `crate = "..."` string holds, its tokens spanned at the string.
+/// The path a `crate = "..."` string holds, `[::] name (:: name)*`, its tokens spanned at the
+/// string.
 fn crate_path(lit: &LitStr) -> Result<TokenStream, Error> {
-    let invalid = || {
-        Error::new(
+    match lit.parse_with(syn::Path::parse_mod_style) {
+        Ok(path) => Ok(path.to_token_stream()),
+        Err(_) => Err(Error::new(
             lit.span(),
-            format!("`crate` takes a path such as \"::metalayer\", not \"{}\"", lit.value),
-        )
-    };
-    let tokens: TokenStream = lit.value.parse().map_err(|_| invalid())?;
-    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
-    // `[::] ident (:: ident)*`
-    let is_colon = |t: &TokenTree| matches!(t, TokenTree::Punct(p) if p.as_char() == ':');
-    let mut i = if tokens.len() >= 2 && is_colon(&tokens[0]) && is_colon(&tokens[1]) {
-        2
-    } else {
-        0
-    };
-    loop {
-        if !matches!(tokens.get(i), Some(TokenTree::Ident(_))) {
-            return Err(invalid());
-        }
-        i += 1;
-        match tokens.get(i..i + 2) {
-            _ if i == tokens.len() => break,
-            Some([a, b]) if is_colon(a) && is_colon(b) => i += 2,
-            _ => return Err(invalid()),
-        }
+            format!("`crate` takes a path such as \"::metalayer\", not \"{}\"", lit.value()),
+        )),
     }
-    Ok(respan(tokens.into_iter().collect(), lit.span()))
-}
-
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut token| {
-            if let TokenTree::Group(g) = &token {
-                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
-                group.set_span(span);
-                token = TokenTree::Group(group);
-            } else {
-                token.set_span(span);
-            }
-            token
-        })
-        .collect()
-}
-
-/// The value of a string literal (`"..."` or `r#"..."#`, no suffix); `None` for any other literal.
-pub(crate) fn string_value(lit: &Literal) -> Option<String> {
-    let text = lit.to_string();
-    if let Some(raw) = text.strip_prefix('r') {
-        let hashes = raw.len() - raw.trim_start_matches('#').len();
-        let body = raw[hashes..].strip_prefix('"')?;
-        let close = format!("\"{}", "#".repeat(hashes));
-        return (body.ends_with(&close)).then(|| body[..body.len() - close.len()].to_string());
-    }
-    let body = text.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::with_capacity(body.len());
-    let mut chars = body.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '"' {
-            // A quote inside the body: the literal had a suffix after its closing quote.
-            return None;
-        }
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next()? {
-            'n' => out.push('\n'),
-            'r' => out.push('\r'),
-            't' => out.push('\t'),
-            '\\' => out.push('\\'),
-            '0' => out.push('\0'),
-            '\'' => out.push('\''),
-            '"' => out.push('"'),
-            'x' => {
-                let hex: String = [chars.next()?, chars.next()?].iter().collect();
-                let byte = u8::from_str_radix(&hex, 16).ok().filter(|b| b.is_ascii())?;
-                out.push(char::from(byte));
-            }
-            'u' => {
-                if chars.next()? != '{' {
-                    return None;
-                }
-                let mut hex = String::new();
-                loop {
-                    match chars.next()? {
-                        '}' => break,
-                        '_' => {}
-                        h => hex.push(h),
-                    }
-                }
-                out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
-            }
-            '\n' => {
-                while chars.peek().is_some_and(|c| c.is_whitespace()) {
-                    chars.next();
-                }
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
 }
 
 #[cfg(test)]
@@ -360,6 +258,14 @@ mod tests {
             ("schema = \"b2nd_v1\", crate = \"crate\"", ("name", "b2nd_v1", "crate")),
             ("dispatch", ("dispatch", "", "::metalayer")),
             ("dispatch, crate = \"m\"", ("dispatch", "", "m")),
+            (
+                "schema = \"b2nd_v1\", crate = \" self :: r#type \"",
+                ("name", "b2nd_v1", "self::r#type"),
+            ),
+            (
+                "schema = \"b2nd_v1\", crate = \"super::m\"",
+                ("name", "b2nd_v1", "super::m"),
+            ),
         ];
         for (text, (kind, value, krate)) in cases {
             assert_eq!(schema(text), (kind, value.to_string(), krate.to_string()), "{text}");
@@ -405,6 +311,14 @@ mod tests {
                 "schema = \"a\", crate = \"\"",
                 "`crate` takes a path such as \"::metalayer\", not \"\"",
             ),
+            (
+                "schema = \"a\", crate = \"m::<T>\"",
+                "`crate` takes a path such as \"::metalayer\", not \"m::<T>\"",
+            ),
+            (
+                "schema = \"a\", crate = \"fn\"",
+                "`crate` takes a path such as \"::metalayer\", not \"fn\"",
+            ),
         ];
         for (text, message) in cases {
             match args(text) {
@@ -434,7 +348,7 @@ mod tests {
                 Some(TokenTree::Literal(lit)) => lit,
                 other => panic!("{text}: {other:?}"),
             };
-            assert_eq!(string_value(&lit).as_deref(), value, "{text}");
+            assert_eq!(string_lit(&lit).map(|l| l.value()).as_deref(), value, "{text}");
         }
     }
 }

@@ -1,42 +1,43 @@
-//! The annotated item, parsed with venial: a struct (fields named, tuple or none), an enum (its
+//! The annotated item, parsed with syn: a struct (fields named, tuple or none), an enum (its
 //! variants), or a union (accepted only to be refused with a message later).
 //!
 //! Only what code generation needs is kept apart: attributes, the name, the generics, the fields'
 //! names and types, the variants. Everything else is kept as written, so that the item is emitted
 //! again with its own tokens and spans.
 //!
-//! venial rather than syn: every clean build of a crate using the attribute compiles the parser,
-//! and the goal is at most 0.6 of the same crate written with binrw. With syn without `full` that
-//! build measured 0.63 to 0.65 of binrw's, with venial 0.53 to 0.54 (interleaved clean builds on a
-//! 2-core machine; bench/scripts/compile_time.sh measures the crate as it is). Like the rest of
-//! this crate it keeps a field's type as its tokens: `bind` reads how a type is spelled to tell
-//! which entry it can hold, and messages quote it as [`Type::text`] writes it.
+//! syn is the major version serde_derive depends on, built without its `full` syntax tree and
+//! with the features serde_derive enables, so that a crate deriving serde and using the
+//! attribute compiles it once. Like the rest of this crate the item keeps a field's type as its
+//! tokens: `bind` reads how a type is spelled to tell which entry it can hold, and messages quote
+//! it as [`Type::text`] writes it.
 
 use std::mem;
-use std::panic::{self, AssertUnwindSafe};
 
-use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Ident, Punct, Spacing, Span, TokenStream, TokenTree};
 use quote::{ToTokens, TokenStreamExt, quote};
-use venial::{AttributeValue, GroupSpan};
 
 use crate::error::Error;
 
 /// An outer attribute, `#[...]`; a doc comment arrives as `#[doc = "..."]`.
 #[derive(Clone)]
-pub(crate) struct Attribute(venial::Attribute);
+pub(crate) struct Attribute(syn::Attribute);
 
 impl Attribute {
     /// `#[doc = "text"]`.
     pub(crate) fn doc(text: &str) -> Self {
-        Attribute(venial::Attribute {
-            tk_hash: Punct::new('#', Spacing::Alone),
-            tk_bang: None,
-            tk_brackets: GroupSpan {
-                delimiter: Delimiter::Bracket,
-                span: Span::call_site(),
-            },
-            path: vec![Ident::new("doc", Span::call_site()).into()],
-            value: AttributeValue::Equals(Punct::new('=', Spacing::Alone), vec![Literal::string(text).into()]),
+        let value = syn::Expr::Lit(syn::ExprLit {
+            attrs: Vec::new(),
+            lit: syn::Lit::Str(syn::LitStr::new(text, Span::call_site())),
+        });
+        Attribute(syn::Attribute {
+            pound_token: Default::default(),
+            style: syn::AttrStyle::Outer,
+            bracket_token: Default::default(),
+            meta: syn::Meta::NameValue(syn::MetaNameValue {
+                path: Ident::new("doc", Span::call_site()).into(),
+                eq_token: Default::default(),
+                value,
+            }),
         })
     }
 
@@ -47,19 +48,17 @@ impl Attribute {
 
     /// Whether the attribute's path is the single identifier `name`.
     pub(crate) fn is(&self, name: &str) -> bool {
-        matches!(self.0.path.as_slice(), [TokenTree::Ident(i)] if i == name)
+        self.0.path().is_ident(name)
     }
 
     /// The arguments of `#[path(arguments)]`.
     pub(crate) fn list_args(&self) -> Result<TokenStream, Error> {
-        match &self.0.value {
-            AttributeValue::Group(group, args) if group.delimiter == Delimiter::Parenthesis => {
-                Ok(args.iter().cloned().collect())
-            }
-            _ => {
-                let message = match self.0.path.as_slice() {
-                    [TokenTree::Ident(path)] => format!("expected arguments in parentheses: `#[{path}(...)]`"),
-                    _ => "expected arguments in parentheses".to_string(),
+        match &self.0.meta {
+            syn::Meta::List(list) if matches!(list.delimiter, syn::MacroDelimiter::Paren(_)) => Ok(list.tokens.clone()),
+            meta => {
+                let message = match meta.path().get_ident() {
+                    Some(path) => format!("expected arguments in parentheses: `#[{path}(...)]`"),
+                    None => "expected arguments in parentheses".to_string(),
                 };
                 Err(Error::spanned(&self.tokens(), message))
             }
@@ -73,7 +72,7 @@ impl ToTokens for Attribute {
     }
 }
 
-fn attributes(attrs: Vec<venial::Attribute>) -> Vec<Attribute> {
+fn attributes(attrs: Vec<syn::Attribute>) -> Vec<Attribute> {
     attrs.into_iter().map(Attribute).collect()
 }
 
@@ -83,6 +82,12 @@ pub(crate) struct Type {
 }
 
 impl Type {
+    fn new(ty: &syn::Type) -> Self {
+        Type {
+            tokens: ty.to_token_stream().into_iter().collect(),
+        }
+    }
+
     /// The type as Rust source, for messages: `Vec<i32>`, `[i64; 17]`, `&'a str`.
     pub(crate) fn text(&self) -> String {
         let mut out = String::new();
@@ -111,30 +116,22 @@ pub(crate) enum Fields {
 }
 
 impl Fields {
-    fn new(fields: &venial::Fields) -> Self {
+    fn new(fields: &syn::Fields) -> Self {
         match fields {
-            venial::Fields::Named(named) => Fields::Named(
+            syn::Fields::Named(named) => Fields::Named(
                 named
-                    .fields
-                    .items()
-                    .map(|f| Field {
-                        ident: f.name.clone(),
-                        ty: Type {
-                            tokens: f.ty.tokens.clone(),
-                        },
+                    .named
+                    .iter()
+                    .filter_map(|f| {
+                        Some(Field {
+                            ident: f.ident.clone()?,
+                            ty: Type::new(&f.ty),
+                        })
                     })
                     .collect(),
             ),
-            venial::Fields::Tuple(tuple) => Fields::Tuple(
-                tuple
-                    .fields
-                    .items()
-                    .map(|f| Type {
-                        tokens: f.ty.tokens.clone(),
-                    })
-                    .collect(),
-            ),
-            venial::Fields::Unit => Fields::Unit,
+            syn::Fields::Unnamed(tuple) => Fields::Tuple(tuple.unnamed.iter().map(|f| Type::new(&f.ty)).collect()),
+            syn::Fields::Unit => Fields::Unit,
         }
     }
 }
@@ -144,17 +141,17 @@ pub(crate) struct Variant {
     pub attrs: Vec<Attribute>,
     pub ident: Ident,
     pub fields: Fields,
-    /// The variant after its attributes, as written, without the comma that ends it.
+    /// The variant after its attributes, without the comma that ends it.
     rest: TokenStream,
 }
 
 impl Variant {
-    fn new(mut variant: venial::EnumVariant) -> Self {
+    fn new(mut variant: syn::Variant) -> Self {
         Variant {
-            attrs: attributes(mem::take(&mut variant.attributes)),
+            attrs: attributes(mem::take(&mut variant.attrs)),
             fields: Fields::new(&variant.fields),
             rest: variant.to_token_stream(),
-            ident: variant.name,
+            ident: variant.ident,
         }
     }
 }
@@ -179,40 +176,33 @@ pub(crate) struct GenericParam {
     pub kind: ParamKind,
     /// The whole parameter as written, default included.
     pub tokens: Vec<TokenTree>,
-    /// How many of `tokens` an impl declares: all but the default.
-    declared: usize,
+    /// What an impl declares: the parameter without its default.
+    declared: TokenStream,
     /// The parameter as an argument: `'a`, `T` or `N`.
-    name: Vec<TokenTree>,
+    name: TokenStream,
 }
 
 impl GenericParam {
-    fn new(param: &venial::GenericParam) -> Self {
-        let kind = match &param.tk_prefix {
-            Some(TokenTree::Punct(_)) => ParamKind::Lifetime,
-            Some(_) => ParamKind::Const,
-            None => ParamKind::Type,
+    fn new(param: &syn::GenericParam) -> Self {
+        let (kind, declared, name) = match param {
+            syn::GenericParam::Lifetime(l) => (ParamKind::Lifetime, l.to_token_stream(), l.lifetime.to_token_stream()),
+            syn::GenericParam::Type(t) => {
+                let (attrs, ident, colon, bounds) = (&t.attrs, &t.ident, &t.colon_token, &t.bounds);
+                (
+                    ParamKind::Type,
+                    quote!(#(#attrs)* #ident #colon #bounds),
+                    ident.to_token_stream(),
+                )
+            }
+            syn::GenericParam::Const(c) => {
+                let (attrs, keyword, ident, colon, ty) = (&c.attrs, &c.const_token, &c.ident, &c.colon_token, &c.ty);
+                let declared = quote!(#(#attrs)* #keyword #ident #colon #ty);
+                (ParamKind::Const, declared, ident.to_token_stream())
+            }
         };
-        let name = match kind {
-            ParamKind::Lifetime => param
-                .tk_prefix
-                .iter()
-                .cloned()
-                .chain([param.name.clone().into()])
-                .collect(),
-            _ => vec![param.name.clone().into()],
-        };
-        let tokens: Vec<TokenTree> = param.to_token_stream().into_iter().collect();
-        // venial keeps a default in the bound: `T: Clone = u8`, `const N: usize = 3`.
-        let mut depth = 0;
-        let declared = (0..tokens.len())
-            .find(|&i| {
-                depth += angle_step(&tokens, i);
-                depth == 0 && is_punct(&tokens[i], '=')
-            })
-            .unwrap_or(tokens.len());
         GenericParam {
             kind,
-            tokens,
+            tokens: param.to_token_stream().into_iter().collect(),
             declared,
             name,
         }
@@ -220,21 +210,21 @@ impl GenericParam {
 
     /// The parameter as an argument: `'a`, `T` or `N`.
     pub(crate) fn name(&self) -> TokenStream {
-        self.name.iter().cloned().collect()
+        self.name.clone()
     }
 }
 
 /// The item's generic parameters and where clause.
 pub(crate) struct Generics {
     pub params: Vec<GenericParam>,
-    where_clause: Option<venial::WhereClause>,
+    where_clause: Option<syn::WhereClause>,
 }
 
 impl Generics {
-    fn new(params: Option<&venial::GenericParamList>, where_clause: Option<venial::WhereClause>) -> Self {
+    fn new(generics: &syn::Generics) -> Self {
         Generics {
-            params: params.map_or_else(Vec::new, |p| p.params.items().map(GenericParam::new).collect()),
-            where_clause: where_clause.filter(|w| !w.items.is_empty()),
+            params: generics.params.iter().map(GenericParam::new).collect(),
+            where_clause: generics.where_clause.clone().filter(|w| !w.predicates.is_empty()),
         }
     }
 
@@ -250,11 +240,8 @@ impl Generics {
         if self.params.is_empty() {
             return (TokenStream::new(), TokenStream::new(), where_clause);
         }
-        let declared = self.params.iter().map(|p| {
-            let tokens: TokenStream = p.tokens[..p.declared].iter().cloned().collect();
-            tokens
-        });
-        let names = self.params.iter().map(GenericParam::name);
+        let declared = self.params.iter().map(|p| &p.declared);
+        let names = self.params.iter().map(|p| &p.name);
         (quote!(<#(#declared),*>), quote!(<#(#names),*>), where_clause)
     }
 }
@@ -269,14 +256,14 @@ pub(crate) struct Item {
     /// again from the variants, whose attributes the macro may have taken off.
     rest: TokenStream,
     /// An enum's braces.
-    body: Option<GroupSpan>,
+    body: Option<Span>,
 }
 
 impl ToTokens for Item {
     fn to_tokens(&self, out: &mut TokenStream) {
         out.append_all(&self.attrs);
         out.extend(self.rest.clone());
-        if let (Data::Enum(variants), Some(braces)) = (&self.data, &self.body) {
+        if let (Data::Enum(variants), Some(braces)) = (&self.data, self.body) {
             let mut body = TokenStream::new();
             for v in variants {
                 body.append_all(&v.attrs);
@@ -284,7 +271,7 @@ impl ToTokens for Item {
                 body.append(Punct::new(',', Spacing::Alone));
             }
             let mut group = Group::new(Delimiter::Brace, body);
-            group.set_span(braces.span);
+            group.set_span(braces);
             out.append(group);
         }
     }
@@ -293,45 +280,37 @@ impl ToTokens for Item {
 /// The message for an item the attribute does not apply to.
 const NOT_A_STRUCT_OR_ENUM: &str = "#[metalayer] applies to a struct with named fields, or with `dispatch` to an enum";
 
-/// The item's keyword, after its attributes and its visibility.
+/// The item's keyword, after its attributes and its visibility (which a `macro_rules!` fragment
+/// may hand over in a group without delimiters).
 fn keyword(tokens: &[TokenTree]) -> Option<&TokenTree> {
     let mut i = 0;
     while tokens.get(i).is_some_and(|t| is_punct(t, '#')) {
         i += 2;
     }
-    if matches!(tokens.get(i), Some(TokenTree::Ident(i)) if i == "pub") {
+    match tokens.get(i) {
+        Some(TokenTree::Ident(word)) if word == "pub" => {}
+        Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::None => return tokens.get(i + 1),
+        _ => return tokens.get(i),
+    }
+    i += 1;
+    if matches!(tokens.get(i), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis) {
         i += 1;
-        if matches!(tokens.get(i), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis) {
-            i += 1;
-        }
     }
     tokens.get(i)
 }
 
-/// venial's reading of a struct, an enum or a union. venial panics on some items it does not
-/// support (an attribute on a generic parameter, a default without a bound, `->` in a bound):
-/// none is an item the attribute accepts, and each becomes an error at the attribute. Inside
-/// rustc the panic prints nothing; the compiler's hook hides panics during expansion.
-fn venial_item(tokens: TokenStream) -> Result<venial::Item, Error> {
-    match panic::catch_unwind(AssertUnwindSafe(|| venial::parse_item(tokens))) {
-        Ok(Ok(item)) => Ok(item),
-        Ok(Err(e)) => Err(Error::new(e.span(), e.to_string())),
-        Err(payload) => {
-            let why = payload
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| payload.downcast_ref::<&str>().copied())
-                .unwrap_or("");
-            // venial ends its messages with the token's debug form, spans included.
-            let why = why.split(" {").next().unwrap_or_default();
-            Err(Error::new(
-                Span::call_site(),
-                format!(
-                    "#[metalayer] cannot read this item ({why}); it takes a struct with named fields and at most one lifetime, or with `dispatch` an enum"
-                ),
-            ))
+/// An error for an item syn cannot read: rustc parses the item before it calls the attribute,
+/// so this is an item syn reads only with its `full` syntax tree, such as an array length made
+/// of statements. Its message names what syn reads instead.
+fn unreadable(e: &syn::Error) -> Error {
+    let why = e.to_string();
+    let why = match why.strip_suffix("; enable syn's features=[\"full\"]") {
+        Some(what) => {
+            format!("{what}; the attribute reads literals, paths, operators, casts, calls and blocks of one expression")
         }
-    }
+        None => why,
+    };
+    Error::new(e.span(), format!("#[metalayer] cannot read this item: {why}"))
 }
 
 /// Parses the item the attribute is on.
@@ -344,66 +323,38 @@ pub(crate) fn parse(tokens: TokenStream) -> Result<Item, Error> {
             return Err(Error::new(span, NOT_A_STRUCT_OR_ENUM));
         }
     }
-    match venial_item(tokens)? {
-        venial::Item::Struct(mut s) => {
-            let attrs = attributes(mem::take(&mut s.attributes));
-            let rest = s.to_token_stream();
-            Ok(Item {
-                attrs,
-                generics: Generics::new(s.generic_params.as_ref(), s.where_clause),
-                data: Data::Struct(Fields::new(&s.fields)),
-                ident: s.name,
-                rest,
-                body: None,
-            })
+    let mut input: syn::DeriveInput = syn::parse2(tokens).map_err(|e| unreadable(&e))?;
+    let attrs = attributes(mem::take(&mut input.attrs));
+    // Each outer attribute is two tokens, `#` and its brackets.
+    let written = list.get(2 * attrs.len()..).unwrap_or_default();
+    let generics = Generics::new(&input.generics);
+    let (data, rest, body) = match input.data {
+        syn::Data::Struct(s) => (
+            Data::Struct(Fields::new(&s.fields)),
+            written.iter().cloned().collect(),
+            None,
+        ),
+        syn::Data::Union(_) => (Data::Union, written.iter().cloned().collect(), None),
+        syn::Data::Enum(e) => {
+            // The body, the last token, is written again from the variants.
+            let header = written.get(..written.len().saturating_sub(1)).unwrap_or_default();
+            let variants = e.variants.into_iter().map(Variant::new).collect();
+            let braces = e.brace_token.span.join();
+            (Data::Enum(variants), header.iter().cloned().collect(), Some(braces))
         }
-        venial::Item::Enum(e) => {
-            let (vis, keyword, ident, params, where_clause) =
-                (&e.vis_marker, &e.tk_enum, &e.name, &e.generic_params, &e.where_clause);
-            let rest = quote!(#vis #keyword #ident #params #where_clause);
-            Ok(Item {
-                attrs: attributes(e.attributes),
-                generics: Generics::new(e.generic_params.as_ref(), e.where_clause),
-                data: Data::Enum(e.variants.inner.into_iter().map(|(v, _)| Variant::new(v)).collect()),
-                ident: e.name,
-                rest,
-                body: Some(e.tk_braces),
-            })
-        }
-        venial::Item::Union(mut u) => {
-            let attrs = attributes(mem::take(&mut u.attributes));
-            let rest = u.to_token_stream();
-            Ok(Item {
-                attrs,
-                generics: Generics::new(u.generic_params.as_ref(), u.where_clause),
-                data: Data::Union,
-                ident: u.name,
-                rest,
-                body: None,
-            })
-        }
-        _ => Err(Error::new(Span::call_site(), NOT_A_STRUCT_OR_ENUM)),
-    }
+    };
+    Ok(Item {
+        attrs,
+        ident: input.ident,
+        generics,
+        data,
+        rest,
+        body,
+    })
 }
 
 fn is_punct(token: &TokenTree, c: char) -> bool {
     matches!(token, TokenTree::Punct(p) if p.as_char() == c)
-}
-
-/// Whether `tokens[i]`, a `>`, ends an arrow `->` rather than closing angle brackets.
-fn ends_arrow(tokens: &[TokenTree], i: usize) -> bool {
-    i > 0 && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '-' && p.spacing() == Spacing::Joint)
-}
-
-/// The change in angle-bracket depth that `tokens[i]` makes.
-fn angle_step(tokens: &[TokenTree], i: usize) -> i32 {
-    if is_punct(&tokens[i], '<') {
-        1
-    } else if is_punct(&tokens[i], '>') && !ends_arrow(tokens, i) {
-        -1
-    } else {
-        0
-    }
 }
 
 /// A token or an operator of several, for writing types as text.
@@ -669,44 +620,66 @@ mod tests {
         }
     }
 
-    /// rustc parses the item before it calls the attribute, so malformed items never reach it
-    /// from a build. What venial refuses, or panics on, is an error, never a panic of the macro.
+    /// Items rustc accepts whose generics, visibilities and discriminants take more than a
+    /// token-by-token reading: attributes on parameters, `->` in a bound, a default without a
+    /// bound, `pub` before a parenthesized type, an expression as a discriminant.
     #[test]
-    fn what_venial_cannot_read_is_an_error() {
+    fn items_with_harder_syntax() {
+        let item = parse_ok("struct S<#[cfg(all())] 'a, F: Fn(u8) -> u8, T = u8> { a: &'a str, f: F, t: T }");
+        let (declared, arguments, _) = item.generics.split_for_impl();
+        assert_eq!(squeeze(declared), "<#[cfg(all())]'a,F:Fn(u8)->u8,T>");
+        assert_eq!(squeeze(arguments), "<'a,F,T>");
+        let item = parse_ok("struct S(pub (u8, u16));");
+        assert!(matches!(&item.data, Data::Struct(Fields::Tuple(t)) if t.len() == 1 && t[0].text() == "(u8, u16)"));
+        assert_eq!(squeeze(&item), "structS(pub(u8,u16));");
+        let item = parse_ok("enum E { A = 1 + 2, B = (C as isize) << 1 }");
+        assert_eq!(squeeze(&item), "enumE{A=1+2,B=(Casisize)<<1,}");
+    }
+
+    /// A visibility from a `macro_rules!` fragment arrives in a group without delimiters.
+    #[test]
+    fn a_visibility_in_a_group_without_delimiters() {
+        let mut tokens = quote!(#[derive(Debug)]);
+        tokens.append(Group::new(Delimiter::None, quote!(pub(crate))));
+        tokens.extend(quote!(
+            struct S {
+                a: u8,
+            }
+        ));
+        let item = match parse(tokens.clone()) {
+            Ok(item) => item,
+            Err(e) => panic!("{}", e.message()),
+        };
+        assert_eq!(named(&item), [("a".to_string(), "u8".to_string())]);
+        assert_eq!(squeeze(&item), squeeze(tokens));
+    }
+
+    /// rustc parses the item before it calls the attribute, so malformed items never reach it
+    /// from a build; what syn cannot read is an error at the token it stopped at, never a panic.
+    #[test]
+    fn what_syn_cannot_read_is_an_error() {
         let cases = [
             (
-                "struct S<#[cfg(x)] 'a> { a: &'a str }",
-                "#[metalayer] cannot read this item (cannot parse generic params: unexpected token Punct); it takes",
-            ),
-            // venial ends a bound at the `>` of `->`, wants a bound before a default, and reads
-            // `pub (u8, u16)` as `pub(...)`.
-            (
-                "struct S<F: Fn(u8) -> u8> { f: F }",
-                "#[metalayer] cannot read this item (cannot parse struct: unexpected token Ident);",
-            ),
-            (
-                "struct S<T = u8> { t: T }",
-                "#[metalayer] cannot read this item (cannot parse generic bound: unexpected token Punct);",
-            ),
-            (
-                "struct S(pub (u8, u16));",
-                "#[metalayer] cannot read this item (cannot parse type: expected tokens, found end-of-stream);",
-            ),
-            (
                 "struct S { a: }",
-                "#[metalayer] cannot read this item (cannot parse type: ",
+                "#[metalayer] cannot read this item: unexpected end of input, expected one of",
             ),
             (
-                "enum E { A = 1 + 2 }",
-                "Complex values for enum variants are not supported",
+                "struct S<T { a: T }",
+                "#[metalayer] cannot read this item: expected `,`",
+            ),
+            ("enum E { A(u8) B }", "#[metalayer] cannot read this item: expected `,`"),
+            (
+                "struct S { a: u8 } x",
+                "#[metalayer] cannot read this item: unexpected token",
+            ),
+            // Without its `full` syntax tree, syn reads no statements in an expression.
+            (
+                "struct S { a: [u8; { const N: usize = 2; N }] }",
+                "#[metalayer] cannot read this item: unsupported expression; the attribute reads literals, paths, operators, casts, calls and blocks of one expression",
             ),
         ];
-        // venial's panics are caught; the default hook would print them in the test output.
-        let hook = panic::take_hook();
-        panic::set_hook(Box::new(|_| {}));
-        let found: Vec<String> = cases.iter().map(|(text, _)| parse_err(text)).collect();
-        panic::set_hook(hook);
-        for ((text, message), found) in cases.iter().zip(found) {
+        for (text, message) in cases {
+            let found = parse_err(text);
             assert!(found.starts_with(message), "{text}: {found}");
         }
     }
