@@ -16,23 +16,10 @@ const FIELD_NAMES: [&str; 7] = [
 ];
 
 #[cfg(feature = "inspect")]
-/// The metalayer names python-blosc2 stores its own records under, each with built-in layouts.
-const PYTHON_BLOSC2_NAMES: &[&str] = &[
-    "b2o",
-    "LazyArray",
-    "proxy-source",
-    "batcharray",
-    "vlarray",
-    "listarray",
-    "b2embed",
-    "b2dict",
-    "b2tree",
-    "ctable_varlen_scalar",
-];
-
-#[cfg(feature = "inspect")]
 #[test]
 fn inspect_json_matches_every_fixture() {
+    use common::{PYTHON_BLOSC2_NAMES, same_value};
+
     let files = expected();
     assert_eq!(files.len(), 228);
     let paths: Vec<String> = files
@@ -118,26 +105,6 @@ fn inspect_json_matches_every_fixture() {
     // LazyArray 6, b2dict 2, b2embed 4, b2o 6, b2tree 4, batcharray 10, ctable_varlen_scalar 5,
     // listarray 3, proxy-source 20, vlarray 3.
     assert_eq!(checked_typed, 63);
-}
-
-#[cfg(feature = "inspect")]
-/// Whether a typed value is python's: a record's fields are a JSON object of the schema's entry
-/// names, which python's msgpack reads as a map (the same object) or, for an array-form record
-/// such as a tuple, as an array of the same values in order.
-fn same_value(ours: &Value, python: &Value) -> bool {
-    match (ours, python) {
-        (Value::Object(fields), Value::Array(items)) => {
-            fields.len() == items.len() && fields.values().zip(items).all(|(a, b)| same_value(a, b))
-        }
-        (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len()
-                && a.iter()
-                    .zip(b)
-                    .all(|((ka, va), (kb, vb))| ka == kb && same_value(va, vb))
-        }
-        (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_value(x, y)),
-        _ => ours == python,
-    }
 }
 
 #[cfg(feature = "inspect")]

@@ -14,7 +14,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{FIXTURES, expected, expected_stores, run, scratch, stderr, unhex};
+use common::{FIXTURES, PYTHON_BLOSC2_NAMES, expected, expected_stores, run, same_value, scratch, stderr, unhex};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
@@ -192,39 +192,6 @@ fn header_fields_are_python_blosc2s() {
         checked += 1;
     }
     assert_eq!(checked, 124);
-}
-
-/// The metalayer names python-blosc2 stores its own records under.
-const PYTHON_BLOSC2_NAMES: &[&str] = &[
-    "b2o",
-    "LazyArray",
-    "proxy-source",
-    "batcharray",
-    "vlarray",
-    "listarray",
-    "b2embed",
-    "b2dict",
-    "b2tree",
-    "ctable_varlen_scalar",
-];
-
-/// Whether a typed value is python's: a record's fields are a JSON object of the schema's entry
-/// names, which python's msgpack reads as a map (the same object) or, for an array-form record
-/// such as a tuple, as an array of the same values in order.
-fn same_value(ours: &Value, python: &Value) -> bool {
-    match (ours, python) {
-        (Value::Object(fields), Value::Array(items)) => {
-            fields.len() == items.len() && fields.values().zip(items).all(|(a, b)| same_value(a, b))
-        }
-        (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len()
-                && a.iter()
-                    .zip(b)
-                    .all(|((ka, va), (kb, vb))| ka == kb && same_value(va, vb))
-        }
-        (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_value(x, y)),
-        _ => ours == python,
-    }
 }
 
 /// Checks a frame's report against its record: its metalayers' names and lengths, python-blosc2's

@@ -252,3 +252,36 @@ pub fn ext32_header(ty: i8, len: usize) -> Vec<u8> {
 pub fn held_by_embed_store(report: &Value) -> bool {
     report["path"].as_str().is_some_and(|p| p.contains(".b2e/"))
 }
+
+/// The metalayer names python-blosc2 stores its own records under.
+pub const PYTHON_BLOSC2_NAMES: &[&str] = &[
+    "b2o",
+    "LazyArray",
+    "proxy-source",
+    "batcharray",
+    "vlarray",
+    "listarray",
+    "b2embed",
+    "b2dict",
+    "b2tree",
+    "ctable_varlen_scalar",
+];
+
+/// Whether a typed value is python's: a record's fields are a JSON object of the schema's entry
+/// names, which python's msgpack reads as a map (the same object) or, for an array-form record
+/// such as a tuple, as an array of the same values in order.
+pub fn same_value(ours: &Value, python: &Value) -> bool {
+    match (ours, python) {
+        (Value::Object(fields), Value::Array(items)) => {
+            fields.len() == items.len() && fields.values().zip(items).all(|(a, b)| same_value(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_value(va, vb))
+        }
+        (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_value(x, y)),
+        _ => ours == python,
+    }
+}
