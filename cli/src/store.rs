@@ -13,6 +13,11 @@
 //! that fails these checks is refused whole, with the byte offset of what is wrong; a member
 //! that is compressed, encrypted, or whose bytes lie outside the file is refused alone, and the
 //! others are still read.
+//!
+//! The records are read here rather than through the `zip` crate: its errors
+//! (`ZipError::InvalidArchive`) carry a fixed text and no byte offset, and a hostile zip is
+//! refused with the offset of what is wrong. Only the fixed records above are parsed; nothing is
+//! decompressed.
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
