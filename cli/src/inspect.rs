@@ -4,7 +4,7 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use metalayer::frame::FrameErrorKind;
+use metalayer::frame::{FrameError, FrameErrorKind};
 use metalayer::report::{Context, FrameReport, Reading};
 use metalayer::value::{shown_name, write_json, write_pretty};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -45,6 +45,15 @@ pub fn run(out: &mut Out, registry: &Registry, paths: &[PathBuf], format: Format
     printer.finish(out)
 }
 
+/// Whether an error already names the file it could not read (an I/O error, a directory that
+/// is not a sparse frame), so that its message is not prefixed with the path again.
+pub fn names_its_file(e: &FrameError) -> bool {
+    matches!(
+        e.kind(),
+        FrameErrorKind::Io { .. } | FrameErrorKind::NotSparseFrame { .. }
+    )
+}
+
 fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source: &Source) -> Result<(), Stop> {
     let shown = source.shown();
     let reading = match source.read() {
@@ -55,13 +64,7 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
                 Some(place) => format!("{place}: {}", chain(&e)),
                 None => chain(&e),
             };
-            // An I/O error already names the file it could not read.
-            if source.place().is_none()
-                && matches!(
-                    e.kind(),
-                    FrameErrorKind::Io { .. } | FrameErrorKind::NotSparseFrame { .. }
-                )
-            {
+            if source.place().is_none() && names_its_file(&e) {
                 out.error(&text);
             } else {
                 out.error(format_args!("{}: {text}", shown_name(&shown)));

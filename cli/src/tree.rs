@@ -26,7 +26,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use metalayer::frame::FrameErrorKind;
 use metalayer::report::{Context, FrameReport};
 use metalayer::value::shown_name;
 use serde_json::{Map, Value, json};
@@ -322,13 +321,7 @@ fn read(out: &mut Out, registry: &Registry, source: &Source) -> Value {
         Ok(reading) => reading,
         Err(e) => {
             let text = chain(&e);
-            // An I/O error already names the file it could not read.
-            if place.is_empty()
-                && matches!(
-                    e.kind(),
-                    FrameErrorKind::Io { .. } | FrameErrorKind::NotSparseFrame { .. }
-                )
-            {
+            if place.is_empty() && crate::inspect::names_its_file(&e) {
                 out.error(&text);
             } else {
                 out.error(format_args!("{}{place}: {text}", shown_name(&shown)));

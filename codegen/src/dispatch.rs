@@ -93,15 +93,11 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
     input.attrs.push(Attribute::doc(&docs));
     let asserts = variants.iter().map(|v| type_assert(&rt, v));
     let body = impl_block(&input, &variants, &rt);
-    let track = loader.files().iter().filter_map(|f| f.to_str()).map(|path| {
-        quote!(
-            const _: &[u8] = include_bytes!(#path);
-        )
-    });
+    let track = resolve::track_files(&loader);
     quote! {
         #input
         const _: () = {
-            #(#track)*
+            #track
             #(#asserts)*
             #body
         };

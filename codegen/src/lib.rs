@@ -136,16 +136,11 @@ fn expand_bound(mut input: Item, args: &Args, schema: &SchemaRef, manifest_dir: 
     let formulas = docs::formula_fns(&input, &layout, &target);
     drop(bound);
     docs::add_layout_docs(&mut input, &layout, &target);
-    // Tracking the files makes cargo rebuild this crate when a schema changes.
-    let track = loader.files().iter().filter_map(|f| f.to_str()).map(|path| {
-        quote!(
-            const _: &[u8] = include_bytes!(#path);
-        )
-    });
+    let track = resolve::track_files(&loader);
     quote! {
         #input
         const _: () = {
-            #(#track)*
+            #track
             #impls
             #formulas
         };

@@ -18,6 +18,13 @@ pub(crate) fn loader(manifest_dir: &Path) -> Loader {
     Loader::new().relative_to(manifest_dir).schemas_in("schemas")
 }
 
+/// Items that include every schema file `loader` read, so that cargo rebuilds the crate when
+/// one of them changes.
+pub(crate) fn track_files(loader: &Loader) -> proc_macro2::TokenStream {
+    let paths = loader.files().iter().filter_map(|f| f.to_str());
+    quote::quote!(#(const _: &[u8] = include_bytes!(#paths);)*)
+}
+
 /// Reads, parses and checks the schema `schema` names, then checks what code generation
 /// requires of the names (see [`names::check_offset_fn_clashes`]). The errors are messages,
 /// schema errors rendered with the file, line and column. The files read stay in `loader`, for
