@@ -339,6 +339,10 @@ fn metalayer_impls(input: &Item, layout: &Layout, p: &Pieces, rt: &TokenStream) 
                 ::core::result::Result::Ok((#build, #used))
             }
 
+            // The whole decoder again, not the trait's `decode_prefix` and a length check: the
+            // value is then built in `decode`'s return place, not moved out of a tuple, which
+            // takes 28 instructions off each decode of b2nd_v1 into ArrayVecs (626 from 654
+            // at ndim 2, callgrind), for twice the decoder's code in the using crate.
             #[inline]
             fn decode(#input_var: &#de [u8]) -> ::core::result::Result<Self, #rt::DecodeError> {
                 let mut #decoder_owned = #rt::Decoder::new(#input_var, <Self as #rt::Metalayer>::SCHEMA);

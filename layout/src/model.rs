@@ -389,8 +389,9 @@ pub struct RecordType {
 /// How many levels of nested values (records in records, arrays of arrays, maps of maps) the
 /// walks over a layout follow: [`Layout::parting`] and [`probes`](crate::probes) stop following
 /// record types nested deeper, and [`Size::eval_value`](crate::Size::eval_value) gives up on
-/// values nested deeper. A checked layout has no cycles, so the bound only matters for a model
-/// built by hand or nested deeper than any metalayer is.
+/// values nested deeper. The checker refuses a schema whose values nest deeper (a record is a
+/// level, and an array or a map one more than its elements), or that has a cycle, so the bound
+/// only matters for a model built by hand.
 ///
 /// It bounds walks over a layout, not what is read from a file: the value engine reading
 /// metalayers (`metalayer::value`) has its own budget for that.

@@ -9,7 +9,7 @@
 //!   exist and parse;
 //! - the schema ([`schema`]): `[schema]` states `metalayer`, `description` and `source`; the
 //!   metalayer name fits c-blosc2; one top-level value; type names defined once; no type
-//!   contains itself;
+//!   contains itself; values nest at most [`NESTING_LIMIT`](crate::NESTING_LIMIT) levels deep;
 //! - a record ([`record`]): a record wire, `lenient` and `marker` as its wire takes them, a
 //!   header that holds the entries; entries named once by identifiers, keys in map records
 //!   only and unique, optional entries trailing and fields;

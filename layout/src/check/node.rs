@@ -1,6 +1,7 @@
 //! A value's node: a wire type with the keys it takes, or a named record type.
 
 use core::ops::Range;
+use std::collections::HashMap;
 
 use super::{Ctx, NODE_KEYS, hex, wire_names};
 use crate::model::{ArrayType, Count, Encoding, ExtType, Family, IntType, Layout, MapType, Node, StrType, Type, Wire};
@@ -8,7 +9,45 @@ use crate::parse::{Sp, Table, Val};
 
 /// Checking nodes, with the names of the schema's types for `type = "..."`.
 pub(super) struct NodeCx<'n> {
-    type_names: &'n [String],
+    type_names: &'n TypeNames,
+}
+
+/// The names of a schema's record types in the order of their indices in [`Layout::types`],
+/// with each one's index: a schema's thousandth type is found at once.
+pub(super) struct TypeNames {
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl TypeNames {
+    /// The names, in the order of their indices; the first of a name defined twice counts.
+    pub(super) fn new(names: Vec<String>) -> Self {
+        let mut index = HashMap::with_capacity(names.len());
+        for (i, name) in names.iter().enumerate() {
+            index.entry(name.clone()).or_insert(i);
+        }
+        TypeNames { names, index }
+    }
+
+    /// How many there are.
+    pub(super) fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The index of type `name`.
+    pub(super) fn get(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// The names for a message: all of them, or the first ten and how many more.
+    fn listed(&self) -> String {
+        const SHOWN: usize = 10;
+        match self.names.len() {
+            0 => "none".to_string(),
+            n if n <= SHOWN => self.names.join(", "),
+            n => format!("{}, and {} more", self.names[..SHOWN].join(", "), n - SHOWN),
+        }
+    }
 }
 
 /// The wire type a node states.
@@ -50,7 +89,7 @@ fn node_keys(family: Family, canonical: bool) -> &'static [&'static str] {
 
 impl<'n> NodeCx<'n> {
     /// Checking nodes of a schema whose record types are `type_names`.
-    pub(super) fn new(type_names: &'n [String]) -> Self {
+    pub(super) fn new(type_names: &'n TypeNames) -> Self {
         NodeCx { type_names }
     }
 
@@ -107,13 +146,9 @@ impl<'n> NodeCx<'n> {
     /// Rule: a named type is defined: `[types.<name>]` in the schema or a file it includes.
     /// The type's index.
     fn check_type_defined(&self, cx: &mut Ctx<'_, '_>, file: usize, name: &Sp<String>) -> Option<usize> {
-        let found = self.type_names.iter().position(|n| *n == name.value);
+        let found = self.type_names.get(&name.value);
         if found.is_none() {
-            let known = if self.type_names.is_empty() {
-                "none".to_string()
-            } else {
-                self.type_names.join(", ")
-            };
+            let known = self.type_names.listed();
             cx.error(
                 file,
                 name.span.clone(),
@@ -587,6 +622,17 @@ mod tests {
             [at(2, 8, "type `pt` is not defined; the schema's types are: point")]
         );
         assert_eq!(problems(&format!("{}{POINT}", value("type = \"point\"\n"))), []);
+        // Twelve types: the message lists the first ten, in the order of the types' indices
+        // (a file's types by name, as strings: p1, p10, p11, p2).
+        let types: String = (0..12).map(|i| POINT.replace("point", &format!("p{i}"))).collect();
+        assert_eq!(
+            problems(&format!("{}{types}", value("type = \"pt\"\n"))),
+            [at(
+                2,
+                8,
+                "type `pt` is not defined; the schema's types are: p0, p1, p10, p11, p2, p3, p4, p5, p6, p7, and 2 more"
+            )]
+        );
     }
 
     #[test]

@@ -1,14 +1,15 @@
 //! A whole schema: its `[schema]` table, its top-level value, and its record types.
 
 use core::ops::Range;
+use std::collections::HashMap;
 
 use metalayer_runtime::METALAYER_NAME_MAX_LEN;
 
 use super::files::Gathered;
-use super::node::NodeCx;
+use super::node::{NodeCx, TypeNames};
 use super::record::{RawRecord, RecordOf};
 use super::{Ctx, NameOf, check_identifier};
-use crate::model::{Layout, Node, RecordType, SchemaFile, Type};
+use crate::model::{Layout, NESTING_LIMIT, Node, Record, RecordType, SchemaFile, Type};
 use crate::parse::{Sp, Table, Val};
 
 /// The main schema's index among the files read.
@@ -37,10 +38,13 @@ pub(super) fn build(cx: &mut Ctx<'_, '_>, gathered: &Gathered) -> Option<Layout>
     let header = check_schema_header(cx, main);
     let root = root_record(cx, gathered);
     let type_tables = type_tables(cx, gathered);
-    let type_names: Vec<String> = type_tables.iter().map(|t| t.name.value.clone()).collect();
+    let type_names = TypeNames::new(type_tables.iter().map(|t| t.name.value.clone()).collect());
     let types = record_types(cx, &type_tables, &type_names);
     let root = root_node(cx, main, &root, &mut NodeCx::new(&type_names));
-    check_types_acyclic(cx, &types);
+    let held = held_types(&types);
+    let depths = type_depths(&types, &held);
+    check_types_acyclic(cx, &types, &held, &depths);
+    check_nesting_depth(cx, &types, &held, &depths);
 
     // Types the root uses are indexed by name order in `type_names`; the checked types keep
     // that order only when all of them checked, which is the only case that returns a layout.
@@ -152,6 +156,8 @@ fn collect_root<'t>(cx: &mut Ctx<'_, '_>, file: usize, table: &'t Table, root: &
 /// an identifier and defined once.
 fn type_tables<'t>(cx: &mut Ctx<'_, '_>, gathered: &'t Gathered) -> Vec<TypeTable<'t>> {
     let mut out: Vec<TypeTable<'t>> = Vec::new();
+    // Each name defined so far, and the file that defines it.
+    let mut defined: HashMap<&'t str, usize> = HashMap::new();
     for (file, table) in &gathered.tables {
         let Some((types, _)) = cx.table(*file, table, "types") else {
             continue;
@@ -166,9 +172,10 @@ fn type_tables<'t>(cx: &mut Ctx<'_, '_>, gathered: &'t Gathered) -> Vec<TypeTabl
                 cx.error(*file, value.span.clone(), msg);
                 continue;
             };
-            if !check_type_defined_once(cx, *file, name, &out) {
+            if !check_type_defined_once(cx, *file, name, &defined) {
                 continue;
             }
+            defined.insert(&name.value, *file);
             check_identifier(cx, *file, name, NameOf::Type);
             out.push(TypeTable {
                 file: *file,
@@ -182,12 +189,17 @@ fn type_tables<'t>(cx: &mut Ctx<'_, '_>, gathered: &'t Gathered) -> Vec<TypeTabl
 }
 
 /// Rule: a record type is defined once among all the files of a schema. Whether `name`,
-/// defined in `file`, is not among the types `defined` before it.
-fn check_type_defined_once(cx: &mut Ctx<'_, '_>, file: usize, name: &Sp<String>, defined: &[TypeTable<'_>]) -> bool {
-    let Some(other) = defined.iter().find(|t| t.name.value == name.value) else {
+/// defined in `file`, is not among the types `defined` before it (each with its file).
+fn check_type_defined_once(
+    cx: &mut Ctx<'_, '_>,
+    file: usize,
+    name: &Sp<String>,
+    defined: &HashMap<&str, usize>,
+) -> bool {
+    let Some(&other) = defined.get(name.value.as_str()) else {
         return true;
     };
-    let other = cx.files[other.file].name.clone();
+    let other = cx.files[other].name.clone();
     cx.error(
         file,
         name.span.clone(),
@@ -197,7 +209,7 @@ fn check_type_defined_once(cx: &mut Ctx<'_, '_>, file: usize, name: &Sp<String>,
 }
 
 /// The record types that check, in definition order.
-fn record_types(cx: &mut Ctx<'_, '_>, tables: &[TypeTable<'_>], type_names: &[String]) -> Vec<RecordType> {
+fn record_types(cx: &mut Ctx<'_, '_>, tables: &[TypeTable<'_>], type_names: &TypeNames) -> Vec<RecordType> {
     let mut types = Vec::new();
     for t in tables {
         let entries = cx.tables(t.file, t.table, "entry");
@@ -267,56 +279,194 @@ fn check_one_top_level_value(cx: &mut Ctx<'_, '_>, value: Option<&Sp<Val>>, root
 }
 
 /// Rule: no record type contains itself, directly or through other types: its values would be
-/// of infinite depth.
-fn check_types_acyclic(cx: &mut Ctx<'_, '_>, types: &[RecordType]) {
+/// of infinite depth. Each type on a cycle of at most [`NESTING_LIMIT`] types is reported with
+/// its cycle; a longer cycle once, at its first type.
+fn check_types_acyclic(cx: &mut Ctx<'_, '_>, types: &[RecordType], held: &[Vec<usize>], depths: &[Option<usize>]) {
+    let mut long_cycle_reported = false;
+    let mut seen = vec![false; types.len()];
     for (i, t) in types.iter().enumerate() {
-        let Some(chain) = cycle(types, i) else { continue };
-        let names: Vec<&str> = chain.iter().map(|&j| types[j].name.as_str()).collect();
+        if depths[i].is_some() {
+            continue;
+        }
+        let message = match cycle(held, i, &mut seen) {
+            Some(chain) => {
+                let names: Vec<&str> = chain.iter().map(|&j| types[j].name.as_str()).collect();
+                format!(
+                    "type `{}` contains itself: {} -> {}",
+                    t.name,
+                    names.join(" -> "),
+                    t.name
+                )
+            }
+            // A type that only leads to a cycle is reported at the cycle's own types.
+            None if long_cycle_reported || !on_cycle(held, depths, i) => continue,
+            None => {
+                long_cycle_reported = true;
+                format!(
+                    "type `{}` contains itself, through more than {NESTING_LIMIT} other types",
+                    t.name
+                )
+            }
+        };
+        cx.error(t.file, t.span.clone(), message);
+    }
+}
+
+/// Rule: values nest at most [`NESTING_LIMIT`] levels deep (records in records, through types
+/// too, arrays of arrays, maps of maps): the depth every walk over a layout follows. Reported at
+/// the outermost type that nests too deep.
+fn check_nesting_depth(cx: &mut Ctx<'_, '_>, types: &[RecordType], held: &[Vec<usize>], depths: &[Option<usize>]) {
+    let mut referred = vec![false; types.len()];
+    held.iter().flatten().for_each(|&j| referred[j] = true);
+    for (i, t) in types.iter().enumerate() {
+        let Some(depth) = depths[i].filter(|&d| d > NESTING_LIMIT && !referred[i]) else {
+            continue;
+        };
+        // The first types of the deepest chain.
+        let mut chain = vec![t.name.as_str()];
+        let mut at = i;
+        while let Some(&next) = held[at].iter().max_by_key(|&&j| depths[j]).filter(|_| chain.len() < 4) {
+            chain.push(types[next].name.as_str());
+            at = next;
+        }
         cx.error(
             t.file,
             t.span.clone(),
             format!(
-                "type `{}` contains itself: {} -> {}",
+                "type `{}` nests values {depth} levels deep ({} -> ...); at most {NESTING_LIMIT} levels are allowed",
                 t.name,
-                names.join(" -> "),
-                t.name
+                chain.join(" -> ")
             ),
         );
     }
 }
 
-/// The types a value of type `ty` holds directly or through arrays and maps (not through other
-/// types), by index.
-fn refs(ty: &Type, out: &mut Vec<usize>) {
-    match ty {
-        Type::Ref(i) => out.push(*i),
-        Type::Array(a) => refs(&a.element.ty, out),
-        Type::Map(m) => {
-            refs(&m.key.ty, out);
-            refs(&m.value.ty, out);
+/// The types each type holds directly or through arrays and maps (not through other types), by
+/// index.
+fn held_types(types: &[RecordType]) -> Vec<Vec<usize>> {
+    fn refs(ty: &Type, out: &mut Vec<usize>) {
+        match ty {
+            Type::Ref(i) => out.push(*i),
+            Type::Array(a) => refs(&a.element.ty, out),
+            Type::Map(m) => {
+                refs(&m.key.ty, out);
+                refs(&m.value.ty, out);
+            }
+            Type::Record(r) => r.entries.iter().for_each(|e| refs(&e.node.ty, out)),
+            _ => {}
         }
-        Type::Record(r) => r.entries.iter().for_each(|e| refs(&e.node.ty, out)),
-        _ => {}
+    }
+    types
+        .iter()
+        .map(|t| {
+            let mut out = Vec::new();
+            t.record.entries.iter().for_each(|e| refs(&e.node.ty, &mut out));
+            out.retain(|&j| j < types.len());
+            out
+        })
+        .collect()
+}
+
+/// How many levels each type's values nest (a record is one level, an array or a map one more
+/// than its elements, a scalar none); `None` for a type that contains itself or holds one that
+/// does. One iterative depth-first walk: a chain of any length costs no stack, and each type is
+/// looked at once.
+fn type_depths(types: &[RecordType], held: &[Vec<usize>]) -> Vec<Option<usize>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Open,
+        Done(Option<usize>),
+    }
+    let done = |m: Mark| match m {
+        Mark::Done(d) => d,
+        _ => None,
+    };
+    let mut mark = vec![Mark::New; types.len()];
+    for root in 0..types.len() {
+        if mark[root] != Mark::New {
+            continue;
+        }
+        mark[root] = Mark::Open;
+        let mut stack = vec![(root, 0)];
+        while let Some((at, next)) = stack.last_mut() {
+            let at = *at;
+            if let Some(&j) = held[at].get(*next) {
+                *next += 1;
+                if mark[j] == Mark::New {
+                    mark[j] = Mark::Open;
+                    stack.push((j, 0));
+                }
+                continue;
+            }
+            stack.pop();
+            // Every type `at` holds is done now, or open: an ancestor, so `at` is on a cycle.
+            mark[at] = Mark::Done(record_depth(&types[at].record, &|j| done(mark[j])));
+        }
+    }
+    mark.into_iter().map(done).collect()
+}
+
+/// The levels a record's values nest, given those of the types it names.
+fn record_depth(record: &Record, depth_of: &dyn Fn(usize) -> Option<usize>) -> Option<usize> {
+    record
+        .entries
+        .iter()
+        .try_fold(0, |max, e| Some(max.max(type_depth(&e.node.ty, depth_of)?)))
+        .map(|d| d + 1)
+}
+
+fn type_depth(ty: &Type, depth_of: &dyn Fn(usize) -> Option<usize>) -> Option<usize> {
+    match ty {
+        Type::Ref(j) => depth_of(*j),
+        Type::Array(a) => Some(type_depth(&a.element.ty, depth_of)? + 1),
+        Type::Map(m) => Some(type_depth(&m.key.ty, depth_of)?.max(type_depth(&m.value.ty, depth_of)?) + 1),
+        Type::Record(r) => record_depth(r, depth_of),
+        _ => Some(0),
     }
 }
 
-/// The chain of types from type `start` back to itself, if it contains itself.
-fn cycle(types: &[RecordType], start: usize) -> Option<Vec<usize>> {
-    fn walk(types: &[RecordType], at: usize, start: usize, path: &mut Vec<usize>, seen: &mut Vec<bool>) -> bool {
-        let mut next = Vec::new();
-        types[at]
-            .record
-            .entries
-            .iter()
-            .for_each(|e| refs(&e.node.ty, &mut next));
-        for n in next {
+/// Whether type `at`, which contains itself or holds one that does, leads back to itself.
+fn on_cycle(held: &[Vec<usize>], depths: &[Option<usize>], at: usize) -> bool {
+    let mut seen = vec![false; held.len()];
+    let mut todo = vec![at];
+    while let Some(i) = todo.pop() {
+        for &j in held[i].iter().filter(|&&j| depths[j].is_none()) {
+            if j == at {
+                return true;
+            }
+            if !seen[j] {
+                seen[j] = true;
+                todo.push(j);
+            }
+        }
+    }
+    false
+}
+
+/// The chain of types from type `start` back to itself, if it contains itself through at most
+/// [`NESTING_LIMIT`] types. `seen` is all false, and is left so.
+fn cycle(held: &[Vec<usize>], start: usize, seen: &mut [bool]) -> Option<Vec<usize>> {
+    fn walk(
+        held: &[Vec<usize>],
+        at: usize,
+        start: usize,
+        path: &mut Vec<usize>,
+        seen: &mut [bool],
+        touched: &mut Vec<usize>,
+    ) -> bool {
+        if path.len() > NESTING_LIMIT {
+            return false;
+        }
+        for &n in &held[at] {
             if n == start {
                 return true;
             }
-            if n < seen.len() && !seen[n] {
+            if !seen[n] {
                 seen[n] = true;
+                touched.push(n);
                 path.push(n);
-                if walk(types, n, start, path, seen) {
+                if walk(held, n, start, path, seen, touched) {
                     return true;
                 }
                 path.pop();
@@ -325,8 +475,10 @@ fn cycle(types: &[RecordType], start: usize) -> Option<Vec<usize>> {
         false
     }
     let mut path = vec![start];
-    let mut seen = vec![false; types.len()];
-    walk(types, start, start, &mut path, &mut seen).then_some(path)
+    let mut touched = Vec::new();
+    let found = walk(held, start, start, &mut path, seen, &mut touched);
+    touched.into_iter().for_each(|n| seen[n] = false);
+    found.then_some(path)
 }
 
 #[cfg(test)]
@@ -477,5 +629,57 @@ name = "x"
 wire = "int"
 "#;
         assert_eq!(problems(body), []);
+    }
+
+    /// A schema whose value is type `t0`, each `t<i>` holding a `t<i + 1>` and the last one
+    /// `back` (an integer, or a type name).
+    fn chain(n: usize, back: &str) -> String {
+        let mut body = String::from("[value]\ntype = \"t0\"\n");
+        for i in 0..n {
+            let next = if i + 1 < n {
+                format!("type = \"t{}\"", i + 1)
+            } else {
+                back.to_string()
+            };
+            body.push_str(&format!(
+                "[types.t{i}]\nwire = \"fixarray\"\n[[types.t{i}.entry]]\nname = \"x\"\n{next}\n"
+            ));
+        }
+        body
+    }
+
+    #[test]
+    fn check_types_acyclic_long() {
+        // 70 types in a ring, longer than the chains the rule prints: one message, at `t0`.
+        assert_eq!(
+            problems(&chain(70, "type = \"t0\"")),
+            [at(3, 1, "type `t0` contains itself, through more than 64 other types")]
+        );
+        // 10,000 types in a ring, refused at once (a walk per type would take minutes).
+        assert_eq!(problems(&chain(10_000, "type = \"t0\"")).len(), 1);
+    }
+
+    #[test]
+    fn check_nesting_depth() {
+        // 64 records, each in the one before: 64 levels, the limit.
+        assert_eq!(problems(&chain(64, "wire = \"int\"")), []);
+        // An array of them is one more, in `t0`, which no type holds.
+        assert_eq!(
+            problems(&chain(65, "wire = \"int\"")),
+            [at(
+                3,
+                1,
+                "type `t0` nests values 65 levels deep (t0 -> t1 -> t2 -> t3 -> ...); at most 64 levels are allowed"
+            )]
+        );
+        // A chain of 10,000 types: one message, at once.
+        assert_eq!(
+            problems(&chain(10_000, "wire = \"int\"")),
+            [at(
+                3,
+                1,
+                "type `t0` nests values 10000 levels deep (t0 -> t1 -> t2 -> t3 -> ...); at most 64 levels are allowed"
+            )]
+        );
     }
 }
