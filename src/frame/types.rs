@@ -330,20 +330,37 @@ impl Header {
 impl Header {
     /// The fixed fields of a decoded header whose `header_len` has been checked.
     pub(super) fn of(h: &FrameHeader<'_>, header_len: usize) -> Self {
+        // Every field named and none left to `..`: a field added to `frame_header_v2`, and so
+        // to `FrameHeader`, does not build until it is here too.
+        let &FrameHeader {
+            header_len: _,
+            frame_len,
+            flags,
+            nbytes,
+            cbytes,
+            typesize,
+            blocksize,
+            chunksize,
+            nthreads_compress,
+            nthreads_decompress,
+            has_vlmetalayers,
+            filters,
+            ref metalayers,
+        } = h;
         Header {
             header_len,
-            frame_len: h.frame_len,
-            flags: h.flags,
-            nbytes: h.nbytes,
-            cbytes: h.cbytes,
-            typesize: h.typesize,
-            blocksize: h.blocksize,
-            chunksize: h.chunksize,
-            nthreads_compress: h.nthreads_compress,
-            nthreads_decompress: h.nthreads_decompress,
-            has_vlmetalayers: h.has_vlmetalayers,
-            filters: h.filters,
-            metalayers_size: h.metalayers.size,
+            frame_len,
+            flags,
+            nbytes,
+            cbytes,
+            typesize,
+            blocksize,
+            chunksize,
+            nthreads_compress,
+            nthreads_decompress,
+            has_vlmetalayers,
+            filters,
+            metalayers_size: metalayers.size,
         }
     }
 }
