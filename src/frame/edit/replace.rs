@@ -1,0 +1,155 @@
+//! Replacing a frame file atomically: the new frame is written beside the original, synced,
+//! then renamed over it, so that a crash at any write leaves either file whole at its path.
+
+use std::format;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::vec;
+
+use super::EditError;
+
+/// How many bytes of the chunks between the header and the trailer are copied per write.
+const COPY_PIECE: usize = 1 << 20;
+
+/// The new frame: its header, the bytes `body` of the original file kept as they are (the
+/// chunks and their index), its trailer.
+pub(super) struct NewFrame<'a> {
+    pub header: &'a [u8],
+    pub body: (u64, u64),
+    pub trailer: &'a [u8],
+}
+
+/// Where writes fail, for the tests: the write of this number fails after writing half its
+/// bytes (a torn write); with `crash`, nothing is cleaned up after it, as after a power loss.
+#[derive(Debug)]
+pub(super) struct Faults {
+    pub fail_at: Option<usize>,
+    pub crash: bool,
+    /// How many bytes of the chunks are copied per write.
+    pub piece: usize,
+    /// The steps taken so far: each write, the sync, the rename, the directory's sync.
+    pub steps: usize,
+}
+
+impl Default for Faults {
+    /// No failure, the chunks copied [`COPY_PIECE`] bytes at a time.
+    fn default() -> Self {
+        Faults {
+            fail_at: None,
+            crash: false,
+            piece: COPY_PIECE,
+            steps: 0,
+        }
+    }
+}
+
+impl Faults {
+    /// Counts a step; the injected error when it is the one to fail.
+    fn step(&mut self) -> bool {
+        let this = self.steps;
+        self.steps = self.steps.saturating_add(1);
+        self.fail_at == Some(this)
+    }
+}
+
+fn injected() -> io::Error {
+    io::Error::other("injected failure")
+}
+
+/// Writes `frame` to `path` through a file beside it, renamed over `path` once synced.
+pub(super) fn replace(path: &Path, frame: &NewFrame<'_>, faults: &mut Faults) -> Result<(), EditError> {
+    let tmp = temp_path(path);
+    let result = write_new(path, &tmp, frame, faults);
+    if result.is_err() && !faults.crash {
+        // The original was not replaced: the partial file goes.
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// A name in `path`'s directory that no other edit uses: `.NAME.PID.N.edit`.
+fn temp_path(path: &Path) -> PathBuf {
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.{}.{n}.edit", std::process::id()))
+}
+
+/// Writes the new frame to `tmp`, reading the kept bytes from `path`, and renames it over
+/// `path` once synced.
+fn write_new(path: &Path, tmp: &Path, frame: &NewFrame<'_>, faults: &mut Faults) -> Result<(), EditError> {
+    let at = |p: &Path| {
+        let p = p.to_path_buf();
+        move |source| EditError::Write { path: p, source }
+    };
+    let mut source = File::open(path).map_err(at(path))?;
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(tmp)
+        .map_err(at(tmp))?;
+    let permissions = source.metadata().map_err(at(path))?.permissions();
+    file.set_permissions(permissions).map_err(at(tmp))?;
+    write_piece(&mut file, frame.header, faults).map_err(at(tmp))?;
+    copy_body(&mut source, &mut file, frame.body, faults).map_err(at(tmp))?;
+    write_piece(&mut file, frame.trailer, faults).map_err(at(tmp))?;
+    fail_or(faults, || file.sync_all()).map_err(at(tmp))?;
+    drop(file);
+    fail_or(faults, || fs::rename(tmp, path)).map_err(at(path))?;
+    fail_or(faults, || sync_dir(path)).map_err(at(path))
+}
+
+/// Runs `op`, unless this step is the one to fail.
+fn fail_or(faults: &mut Faults, op: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+    if faults.step() {
+        return Err(injected());
+    }
+    op()
+}
+
+/// One write; when it is the one to fail, half of it is written first.
+fn write_piece(file: &mut File, bytes: &[u8], faults: &mut Faults) -> io::Result<()> {
+    if faults.step() {
+        file.write_all(bytes.get(..bytes.len() / 2).unwrap_or_default())?;
+        return Err(injected());
+    }
+    file.write_all(bytes)
+}
+
+/// Copies `start..end` of `source` into `file`, piece by piece.
+fn copy_body(source: &mut File, file: &mut File, (start, end): (u64, u64), faults: &mut Faults) -> io::Result<()> {
+    source.seek(SeekFrom::Start(start))?;
+    let mut left = end.saturating_sub(start);
+    let piece = faults.piece.max(1);
+    let mut buf = vec![0u8; piece.min(usize::try_from(left).unwrap_or(piece))];
+    while left > 0 {
+        let n = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let piece = buf.get_mut(..n).unwrap_or_default();
+        source.read_exact(piece)?;
+        write_piece(file, piece, faults)?;
+        left = left.saturating_sub(u64::try_from(n).unwrap_or(u64::MAX));
+    }
+    Ok(())
+}
+
+/// Syncs the directory that holds `path`, so that the rename itself is durable.
+#[cfg(unix)]
+fn sync_dir(path: &Path) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    File::open(dir)?.sync_all()
+}
+
+/// Directories cannot be opened for syncing here; the rename is as durable as the system
+/// makes it.
+#[cfg(not(unix))]
+fn sync_dir(_path: &Path) -> io::Result<()> {
+    Ok(())
+}
