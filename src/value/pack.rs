@@ -15,7 +15,8 @@ use super::{DEPTH_LIMIT, EncodeFailure, intern, json};
 const PLAIN: &str = "msgpack";
 
 /// Packs `value` as plain msgpack, the form `inspect` shows plain msgpack in: integers in their
-/// smallest encoding (int64 and uint64 at most), other numbers as float64, strings as str,
+/// smallest encoding (the numbers serde_json reads as int64 or uint64), other numbers as
+/// float64 (so is an integer past uint64, which JSON gives as a float), strings as str,
 /// `{"bin": "hex"}` as a binary, `{"ext": type, "data": "hex"}` as an ext, other objects as
 /// maps with string keys.
 ///
