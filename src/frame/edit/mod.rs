@@ -23,7 +23,7 @@
 //! A file is never changed in place: the new frame is written to a file beside it, synced, and
 //! renamed over it, so that a crash at any write leaves the old file or the new one, each
 //! whole. The file keeps its permissions; it becomes a new file (hard links to the old one keep
-//! the old frame).
+//! the old frame; a symbolic link is followed, and the file it names replaced).
 //!
 //! ```
 //! use metalayer::frame::{edit::Edit, parse_frame};
@@ -340,7 +340,9 @@ impl Edit {
     /// [`write`](Self::write), with failures injected.
     fn write_with(&self, path: &Path, faults: &mut Faults) -> Result<Vec<Changed>, EditError> {
         let (file, _) = super::io::frame_file(path)?;
-        let bytes = super::read_frame_bytes(path)?;
+        // A link is followed: the file it names is replaced, and the link kept.
+        let file = std::fs::canonicalize(&file).map_err(|e| FrameError::io(&file, e))?;
+        let bytes = super::read_frame_bytes(&file)?;
         let plan = self.plan_bytes(&bytes)?;
         let frame = NewFrame {
             header: &plan.header,

@@ -268,3 +268,20 @@ fn a_sparse_frame_edits_its_chunks_b2frame() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_is_followed_and_kept() {
+    let dir = scratch("link");
+    let target = dir.join("frame.b2nd");
+    fs::write(&target, fixture("blosc2-4/meta_user.b2nd")).unwrap();
+    let link = dir.join("link.b2nd");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    Edit::new().vlmeta("k", b"\x01").write(&link).unwrap();
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(
+        parse_frame(&fs::read(&target).unwrap()).unwrap().vlmetalayers[0].name,
+        "k"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
