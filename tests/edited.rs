@@ -1,6 +1,7 @@
 //! The frames `metalayer set` edited (`tests/fixtures/files/edited/`, made by
 //! `tests/fixtures/edits/verify.py` from the cases of `cases.json`): the library makes them
-//! again byte for byte, and python-blosc2 2.x and 4.x read in them the new metalayers and
+//! again byte for byte, and python-blosc2 2.x and 4.x (4.x only for a member of a `.b2z`
+//! store, whose zip python's zipfile checks too) read in them the new metalayers and
 //! vlmetalayers, and the chunks of the frames they were made from (`readings.json`).
 
 use std::path::{Path, PathBuf};
@@ -17,7 +18,7 @@ fn load(rel: &str) -> Value {
 
 fn cases() -> Vec<Value> {
     let cases = load("edits/cases.json").as_array().expect("an array").clone();
-    assert_eq!(cases.len(), 8);
+    assert_eq!(cases.len(), 9);
     cases
 }
 
@@ -53,19 +54,34 @@ fn edit_of(case: &Value) -> Edit {
     edit
 }
 
+/// The bytes of a member of a store, where python's zipfile says its data lies.
+fn member_bytes(zip: &Path, place: &Value) -> Vec<u8> {
+    let bytes = std::fs::read(zip).expect("zip");
+    let offset = place["offset"].as_u64().expect("offset") as usize;
+    let size = place["size"].as_u64().expect("size") as usize;
+    bytes[offset..offset + size].to_vec()
+}
+
 #[test]
 fn the_edited_fixtures_are_what_the_library_makes() {
+    let readings = load("edits/readings.json");
     for case in cases() {
         let name = case["name"].as_str().expect("name");
         let source = Path::new(FIXTURES).join(case["source"].as_str().expect("source"));
         let edited = Path::new(FIXTURES).join("files/edited").join(name);
-        let bytes = std::fs::read(frame_file(&source)).expect("source");
-        let made = edit_of(&case).apply(&bytes).expect(name);
-        assert_eq!(
-            made.frame,
-            std::fs::read(frame_file(&edited)).expect("edited"),
-            "{name}"
-        );
+        // A file's frame (a sparse frame's chunks.b2frame), or a store member's.
+        let (before, after) = if case.get("member").is_some() {
+            let reading = &readings[name]["readings"]["blosc2-4"];
+            (
+                member_bytes(&source, &reading["source"]["zip"]),
+                member_bytes(&edited, &reading["edited"]["zip"]),
+            )
+        } else {
+            let read = |p: &Path| std::fs::read(frame_file(p)).expect("frame");
+            (read(&source), read(&edited))
+        };
+        let made = edit_of(&case).apply(&before).expect(name);
+        assert_eq!(made.frame, after, "{name}");
         if source.is_dir() {
             // A sparse frame's chunk files are the source's.
             for entry in std::fs::read_dir(&source).expect("dir") {
@@ -121,7 +137,13 @@ fn python_blosc2_2_and_4_read_every_edited_fixture() {
         let name = case["name"].as_str().expect("name");
         let by_release = object(&readings[name]["readings"]);
         let releases: Vec<&str> = by_release.keys().map(String::as_str).collect();
-        assert_eq!(releases, ["blosc2-2", "blosc2-4"], "{name}");
+        // python-blosc2 2.x has no stores.
+        let expected: &[&str] = if case.get("member").is_some() {
+            &["blosc2-4"]
+        } else {
+            &["blosc2-2", "blosc2-4"]
+        };
+        assert_eq!(releases, expected, "{name}");
         for (release, reading) in by_release {
             let (source, edited) = (&reading["source"], &reading["edited"]);
             let what = format!("{name}, python-blosc2 {}", edited["release"]);
@@ -130,8 +152,13 @@ fn python_blosc2_2_and_4_read_every_edited_fixture() {
             assert_eq!(edited["chunks"], source["chunks"], "{what}");
             assert!(!source["chunks"].as_array().expect("chunks").is_empty(), "{what}");
             assert!(release.starts_with("blosc2-"));
+            if case.get("member").is_some() {
+                // python's zipfile checked the CRC-32 of every member of both zips.
+                assert_eq!(edited["zip"]["testzip"], "ok", "{what}");
+                assert_eq!(source["zip"]["testzip"], "ok", "{what}");
+            }
             checked += 1;
         }
     }
-    assert_eq!(checked, 16);
+    assert_eq!(checked, 17);
 }

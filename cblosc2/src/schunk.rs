@@ -57,6 +57,7 @@ struct RawSchunk {
 unsafe extern "C" {
     fn blosc2_init();
     fn blosc2_schunk_open(urlpath: *const c_char) -> *mut RawSchunk;
+    fn blosc2_schunk_open_offset(urlpath: *const c_char, offset: i64) -> *mut RawSchunk;
     fn blosc2_schunk_free(schunk: *mut RawSchunk) -> c_int;
     fn blosc2_vlmeta_get(schunk: *mut RawSchunk, name: *const c_char, content: *mut *mut u8, len: *mut i32) -> c_int;
     fn blosc2_vlmeta_get_names(schunk: *mut RawSchunk, names: *mut *mut c_char) -> c_int;
@@ -116,11 +117,36 @@ unsafe fn text(ptr: *const c_char) -> String {
 impl Schunk {
     /// Opens `path` with `blosc2_schunk_open`: a frame file or a sparse-frame directory.
     pub fn open(path: impl AsRef<Path>) -> Result<Schunk, CError> {
+        Schunk::open_with(path.as_ref(), None)
+    }
+
+    /// Opens the frame stored in the file `path` from byte `offset` (a member of a `.b2z`
+    /// store) with `blosc2_schunk_open_offset`.
+    ///
+    /// ```
+    /// let zip = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/files/blosc2-4-stores/dictstore.b2z");
+    /// // `big.b2nd`, stored in the zip at byte 1940.
+    /// let schunk = metalayer_cblosc2::Schunk::open_offset(zip, 1940)?;
+    /// assert_eq!(schunk.metalayers()[0].0, "b2nd");
+    /// # Ok::<(), metalayer_cblosc2::CError>(())
+    /// ```
+    pub fn open_offset(path: impl AsRef<Path>, offset: u64) -> Result<Schunk, CError> {
+        Schunk::open_with(path.as_ref(), Some(offset))
+    }
+
+    fn open_with(path: &Path, offset: Option<u64>) -> Result<Schunk, CError> {
         init();
-        let shown = path.as_ref().display().to_string();
+        let shown = path.display().to_string();
         let c_path = CString::new(shown.clone()).map_err(|_| CError::Open(shown.clone()))?;
-        // SAFETY: a NUL-terminated path; c-blosc2 returns null when it cannot open it.
-        let raw = unsafe { blosc2_schunk_open(c_path.as_ptr()) };
+        let raw = match offset {
+            // SAFETY: a NUL-terminated path; c-blosc2 returns null when it cannot open it.
+            None => unsafe { blosc2_schunk_open(c_path.as_ptr()) },
+            Some(offset) => {
+                let offset = i64::try_from(offset).map_err(|_| CError::Open(shown.clone()))?;
+                // SAFETY: as above, with the frame's first byte in the file.
+                unsafe { blosc2_schunk_open_offset(c_path.as_ptr(), offset) }
+            }
+        };
         NonNull::new(raw).map(|raw| Schunk { raw }).ok_or(CError::Open(shown))
     }
 

@@ -2,7 +2,8 @@
 //! (`tests/fixtures/files/edited/`, cases in `tests/fixtures/edits/cases.json`): it reads the
 //! metalayers and vlmetalayers the case sets, with the bytes python's msgpack packs for them
 //! (`readings.json`'s `packed`) and, for `b2nd`, the bytes its own `b2nd_serialize_meta` writes;
-//! the others as in the source; and the very chunks of the source.
+//! the others as in the source; and the very chunks of the source. A member of a `.b2z` store is
+//! opened at its offset in the zip (`blosc2_schunk_open_offset`).
 
 use std::ffi::CString;
 use std::path::Path;
@@ -67,8 +68,20 @@ fn c_blosc2_reads_every_edited_fixture() {
     for case in cases.as_array().expect("cases") {
         let name = case["name"].as_str().expect("name");
         let packed = &readings[name]["packed"];
-        let source = Schunk::open(Path::new(FIXTURES).join(case["source"].as_str().expect("source"))).expect(name);
-        let edited = Schunk::open(Path::new(FIXTURES).join("files/edited").join(name)).expect(name);
+        let source_path = Path::new(FIXTURES).join(case["source"].as_str().expect("source"));
+        let edited_path = Path::new(FIXTURES).join("files/edited").join(name);
+        let (source, edited) = if case.get("member").is_some() {
+            // A store's member, where python's zipfile says its data lies.
+            let zip = &readings[name]["readings"]["blosc2-4"];
+            let at = |which: &str| zip[which]["zip"]["offset"].as_u64().expect("offset");
+            (
+                Schunk::open_offset(&source_path, at("source")),
+                Schunk::open_offset(&edited_path, at("edited")),
+            )
+        } else {
+            (Schunk::open(&source_path), Schunk::open(&edited_path))
+        };
+        let (source, edited) = (source.expect(name), edited.expect(name));
 
         // Metalayers: the source's, the ones the case sets with their new bytes.
         let (before, after) = (source.metalayers(), edited.metalayers());

@@ -38,6 +38,8 @@ mod set;
 #[cfg(feature = "inspect")]
 mod store;
 #[cfg(feature = "inspect")]
+mod store_edit;
+#[cfg(feature = "inspect")]
 mod tree;
 #[cfg(feature = "inspect")]
 mod walk;
@@ -201,7 +203,8 @@ enum Command {
         /// Print what would change, before and after, and write nothing.
         #[arg(long)]
         dry_run: bool,
-        /// Contiguous frame files or sparse-frame directories.
+        /// Contiguous frame files, sparse-frame directories, or members of .b2z stores as
+        /// store.b2z/member (the zip is rewritten).
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },

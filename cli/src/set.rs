@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use metalayer::frame::edit::{Changed, Edit};
-use metalayer::frame::{FrameMetalayer, Section, read_frame};
+#[cfg(feature = "inspect")]
+use metalayer::frame::read_frame_bytes_at;
+use metalayer::frame::{Frame, FrameMetalayer, Section, read_frame};
 use metalayer::report::{Registry, Selected};
 use metalayer::value::{Budget, Msgpack, shown_name, to_json_value, write_json};
 use metalayer::vlmeta;
@@ -127,9 +129,51 @@ impl Typing<'_> {
     }
 }
 
+/// What a FILE argument names: a frame file or sparse-frame directory, or a member of a `.b2z`
+/// store (`store.b2z/dir/member.b2nd`).
+enum Target {
+    File,
+    #[cfg(feature = "inspect")]
+    Member(PathBuf, crate::store::Member),
+}
+
+impl Target {
+    #[cfg_attr(not(feature = "inspect"), allow(unused_variables))]
+    fn of(file: &Path) -> Result<Target, String> {
+        #[cfg(feature = "inspect")]
+        if let Some((zip, name)) = crate::store_edit::member_path(file) {
+            let member = crate::store_edit::find_member(&zip, &name).map_err(|e| format!("{}: {e}", zip.display()))?;
+            return Ok(Target::Member(zip, member));
+        }
+        Ok(Target::File)
+    }
+
+    fn read(&self, file: &Path) -> Result<Frame, String> {
+        match self {
+            Target::File => read_frame(file).map_err(|e| chain(&e)),
+            #[cfg(feature = "inspect")]
+            Target::Member(zip, m) => read_frame_bytes_at(zip, m.offset, m.size)
+                .and_then(|bytes| bytes.frame().map(|f| f.to_owned()))
+                .map_err(|e| chain(&e)),
+        }
+    }
+
+    fn apply(&self, file: &Path, edit: &Edit, dry_run: bool) -> Result<Vec<Changed>, String> {
+        match (self, dry_run) {
+            (Target::File, true) => edit.preview(file).map_err(|e| chain(&e)),
+            (Target::File, false) => edit.write(file).map_err(|e| chain(&e)),
+            #[cfg(feature = "inspect")]
+            (Target::Member(zip, m), true) => edit.preview_at(zip, m.offset, m.size).map_err(|e| chain(&e)),
+            #[cfg(feature = "inspect")]
+            (Target::Member(zip, m), false) => crate::store_edit::edit_member(zip, m, edit),
+        }
+    }
+}
+
 /// Edits one file; the report's lines.
 fn edit_one(typing: &Typing<'_>, changes: &Changes<'_>, file: &Path, dry_run: bool) -> Result<String, String> {
-    let frame = read_frame(file).map_err(|e| chain(&e))?;
+    let target = Target::of(file)?;
+    let frame = target.read(file)?;
     let mut edit = Edit::new();
     let mut shown: Vec<(String, Option<&Layout>)> = Vec::new();
     for assign in changes.meta {
@@ -151,8 +195,7 @@ fn edit_one(typing: &Typing<'_>, changes: &Changes<'_>, file: &Path, dry_run: bo
         edit = edit.delete_vlmeta(name.clone());
         shown.push((name.clone(), typing.vlmeta(name)));
     }
-    let done = if dry_run { edit.preview(file) } else { edit.write(file) };
-    let done = done.map_err(|e| chain(&e))?;
+    let done = target.apply(file, &edit, dry_run)?;
     let mut text = format!(
         "{}: {}\n",
         shown_name(&file.display().to_string()),

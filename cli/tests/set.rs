@@ -190,3 +190,54 @@ fn usage_errors_exit_2() {
         assert!(stdout(&out).is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn a_store_member_is_edited_and_the_others_kept() {
+    let dir = scratch("set-store");
+    let zip = copies(&dir, &["files/blosc2-4-stores/dictstore.b2z"]).remove(0);
+    let member = zip.join("dir/deeper/f8.b2nd");
+    let out = run(&[
+        Path::new("set"),
+        Path::new("--vlmeta"),
+        Path::new("unit=\"m\""),
+        &member,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("{}: changed\n  vlmeta unit: (absent) -> \"m\"\n", member.display())
+    );
+    let reports = |path: &Path| -> Vec<Value> {
+        let out = run(&[Path::new("inspect"), Path::new("--json"), path]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let mut all = json(&out).as_array().expect("reports").clone();
+        for report in &mut all {
+            let path = report["path"].as_str().expect("path").to_owned();
+            report["path"] = Value::String(path.rsplit_once(".b2z/").expect("a member").1.to_owned());
+        }
+        all
+    };
+    let (before, after) = (reports(&fixture("files/blosc2-4-stores/dictstore.b2z")), reports(&zip));
+    assert_eq!(before.len(), after.len());
+    for (b, a) in before.iter().zip(&after) {
+        if b["path"] == "dir/deeper/f8.b2nd" {
+            assert_eq!(vlmeta(a, "unit"), Some(json!("m")));
+            assert_eq!(a["metalayers"], b["metalayers"]);
+        } else {
+            assert_eq!(a, b);
+        }
+    }
+    // A member the zip does not hold.
+    let out = run(&[
+        Path::new("set"),
+        Path::new("--vlmeta"),
+        Path::new("k=1"),
+        &zip.join("nope.b2nd"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).ends_with("the zip has no member \"nope.b2nd\"\n"),
+        "{}",
+        stderr(&out)
+    );
+}

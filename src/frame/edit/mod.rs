@@ -2,8 +2,11 @@
 //! its own length, vlmetalayers added, replaced and deleted.
 //!
 //! An [`Edit`] lists the changes; it is applied to a frame in memory ([`Edit::apply`]), to a
-//! frame file or a sparse frame's `chunks.b2frame` ([`Edit::write`]), or only planned
-//! ([`Edit::preview`], a dry run). What c-blosc2 does, this does:
+//! frame file or a sparse frame's `chunks.b2frame` ([`Edit::write`]), to a frame stored inside
+//! another file, such as a `.b2z` store's member, written to any writer
+//! ([`Edit::write_frame_at`], for a caller that rewrites the container with
+//! [`replace_file`]), or only planned ([`Edit::preview`], [`Edit::preview_at`]: a dry run).
+//! What c-blosc2 does, this does:
 //!
 //! - a metalayer's content is replaced in place, and only by one of the same length
 //!   (`blosc2_meta_update`); metalayers are neither added nor deleted;
@@ -55,6 +58,7 @@ mod tests;
 mod value;
 
 use std::borrow::Cow;
+use std::io::Write;
 use std::path::Path;
 use std::string::String;
 use std::vec::Vec;
@@ -66,6 +70,7 @@ use crate::{EncodeError, Metalayer};
 
 pub use chunk::{MAX_VALUE_LEN, memcpyed_chunk};
 pub use error::EditError;
+pub use replace::replace_file;
 
 use replace::{Faults, NewFrame};
 
@@ -335,6 +340,63 @@ impl Edit {
     /// ```
     pub fn write(&self, path: impl AsRef<Path>) -> Result<Vec<Changed>, EditError> {
         self.write_with(path.as_ref(), &mut Faults::default())
+    }
+
+    /// Writes the frame stored in `path` at `offset`, `len` bytes long (a member of a `.b2z`
+    /// store, say), edited, to `out`: the new header, the chunks copied from `path`, the new
+    /// trailer. Returns the changes and the new frame's length. `path` is not changed.
+    ///
+    /// ```
+    /// use metalayer::frame::{edit::Edit, parse_frame};
+    ///
+    /// let zip = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores/dictstore.b2z");
+    /// // `big.b2nd`, stored in the zip at byte 1940, 607 bytes long.
+    /// let mut out = Vec::new();
+    /// let (changes, len) = Edit::new().vlmeta("k", b"\x01").write_frame_at(zip, 1940, 607, &mut out)?;
+    /// assert_eq!((changes.len(), len), (1, out.len() as u64));
+    /// assert_eq!(parse_frame(&out)?.vlmetalayers[0].name, "k");
+    /// # Ok::<(), metalayer::frame::edit::EditError>(())
+    /// ```
+    pub fn write_frame_at(
+        &self,
+        path: impl AsRef<Path>,
+        offset: u64,
+        len: u64,
+        out: &mut dyn Write,
+    ) -> Result<(Vec<Changed>, u64), EditError> {
+        let path = path.as_ref();
+        let bytes = super::read_frame_bytes_at(path, offset, len)?;
+        let plan = self.plan_bytes(&bytes)?;
+        let write_error = |source| EditError::Write {
+            path: path.to_path_buf(),
+            source,
+        };
+        let (start, end) = plan.body;
+        out.write_all(&plan.header).map_err(write_error)?;
+        let mut source = std::fs::File::open(path).map_err(write_error)?;
+        let body = (offset.saturating_add(start), offset.saturating_add(end));
+        replace::copy_range(&mut source, out, body).map_err(write_error)?;
+        out.write_all(&plan.trailer).map_err(write_error)?;
+        let written = wide(plan.header.len())
+            .saturating_add(end.saturating_sub(start))
+            .saturating_add(wide(plan.trailer.len()));
+        Ok((plan.changes, written))
+    }
+
+    /// What [`write_frame_at`](Self::write_frame_at) would change in the frame stored in `path`
+    /// at `offset`, `len` bytes long: a dry run.
+    ///
+    /// ```
+    /// use metalayer::frame::edit::Edit;
+    ///
+    /// let zip = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores/dictstore.b2z");
+    /// let changes = Edit::new().vlmeta("k", b"\x01").preview_at(zip, 1940, 607)?;
+    /// assert!(changes[0].before.is_none());
+    /// # Ok::<(), metalayer::frame::edit::EditError>(())
+    /// ```
+    pub fn preview_at(&self, path: impl AsRef<Path>, offset: u64, len: u64) -> Result<Vec<Changed>, EditError> {
+        let bytes = super::read_frame_bytes_at(path, offset, len)?;
+        Ok(self.plan_bytes(&bytes)?.changes)
     }
 
     /// [`write`](Self::write), with failures injected.

@@ -69,6 +69,71 @@ pub(super) fn replace(path: &Path, frame: &NewFrame<'_>, faults: &mut Faults) ->
     result
 }
 
+/// Replaces the file `path` atomically with what `write` writes into a new file beside it
+/// (which `write` may also seek in): the new file gets `path`'s permissions, is synced, and is
+/// renamed over `path`, whose directory is then synced. When `write` fails, the new file is
+/// removed and `path` is left as it was. A symbolic link `path` is replaced itself: give the
+/// file it names.
+///
+/// ```
+/// use std::io::Write;
+///
+/// let dir = std::env::temp_dir().join(format!("metalayer-replace-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("f");
+/// std::fs::write(&path, b"old").unwrap();
+/// metalayer::frame::edit::replace_file(&path, |file| file.write_all(b"new"))?;
+/// assert_eq!(std::fs::read(&path).unwrap(), b"new");
+/// let failed = metalayer::frame::edit::replace_file(&path, |_| Err(std::io::Error::other("no")));
+/// assert!(failed.is_err());
+/// assert_eq!(std::fs::read(&path).unwrap(), b"new");
+/// assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), metalayer::frame::edit::EditError>(())
+/// ```
+pub fn replace_file(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> Result<(), EditError> {
+    let tmp = temp_path(path);
+    let result = replace_with(path, &tmp, write);
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn replace_with(path: &Path, tmp: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> Result<(), EditError> {
+    let at = |p: &Path| {
+        let p = p.to_path_buf();
+        move |source| EditError::Write { path: p, source }
+    };
+    let permissions = fs::metadata(path).map_err(at(path))?.permissions();
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(tmp)
+        .map_err(at(tmp))?;
+    file.set_permissions(permissions).map_err(at(tmp))?;
+    write(&mut file).map_err(at(tmp))?;
+    file.sync_all().map_err(at(tmp))?;
+    drop(file);
+    fs::rename(tmp, path).map_err(at(path))?;
+    sync_dir(path).map_err(at(path))
+}
+
+/// Copies `start..end` of `source` to `out`.
+pub(super) fn copy_range(source: &mut File, out: &mut dyn Write, (start, end): (u64, u64)) -> io::Result<()> {
+    source.seek(SeekFrom::Start(start))?;
+    let len = end.saturating_sub(start);
+    let copied = io::copy(&mut Read::by_ref(source).take(len), out)?;
+    if copied < len {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!("the file ends before byte {end}"),
+        ));
+    }
+    Ok(())
+}
+
 /// A name in `path`'s directory that no other edit uses: `.NAME.PID.N.edit`.
 fn temp_path(path: &Path) -> PathBuf {
     static COUNT: AtomicU64 = AtomicU64::new(0);
