@@ -1,4 +1,4 @@
-//! The frames `metalayer set` edited (`tests/fixtures/files/edited/`, made by
+//! The frames `metalayer set` edited (`tests/fixtures/edits/frames/`, made by
 //! `tests/fixtures/edits/verify.py` from the cases of `cases.json`): the library makes them
 //! again byte for byte, and python-blosc2 2.x and 4.x (4.x only for a member of a `.b2z`
 //! store, whose zip python's zipfile checks too) read in them the new metalayers and
@@ -68,7 +68,7 @@ fn the_edited_fixtures_are_what_the_library_makes() {
     for case in cases() {
         let name = case["name"].as_str().expect("name");
         let source = Path::new(FIXTURES).join(case["source"].as_str().expect("source"));
-        let edited = Path::new(FIXTURES).join("files/edited").join(name);
+        let edited = Path::new(FIXTURES).join("edits/frames").join(name);
         // A file's frame (a sparse frame's chunks.b2frame), or a store member's.
         let (before, after) = if case.get("member").is_some() {
             let reading = &readings[name]["readings"]["blosc2-4"];

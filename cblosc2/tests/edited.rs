@@ -1,5 +1,5 @@
 //! c-blosc2 (the vendored 2.15) opens every frame `metalayer set` edited
-//! (`tests/fixtures/files/edited/`, cases in `tests/fixtures/edits/cases.json`): it reads the
+//! (`tests/fixtures/edits/frames/`, cases in `tests/fixtures/edits/cases.json`): it reads the
 //! metalayers and vlmetalayers the case sets, with the bytes python's msgpack packs for them
 //! (`readings.json`'s `packed`) and, for `b2nd`, the bytes its own `b2nd_serialize_meta` writes;
 //! the others as in the source; and the very chunks of the source. A member of a `.b2z` store is
@@ -69,7 +69,7 @@ fn c_blosc2_reads_every_edited_fixture() {
         let name = case["name"].as_str().expect("name");
         let packed = &readings[name]["packed"];
         let source_path = Path::new(FIXTURES).join(case["source"].as_str().expect("source"));
-        let edited_path = Path::new(FIXTURES).join("files/edited").join(name);
+        let edited_path = Path::new(FIXTURES).join("edits/frames").join(name);
         let (source, edited) = if case.get("member").is_some() {
             // A store's member, where python's zipfile says its data lies.
             let zip = &readings[name]["readings"]["blosc2-4"];

@@ -61,6 +61,14 @@ fn vlmeta(report: &Value, name: &str) -> Option<Value> {
     all.iter().find(|m| m["name"] == name).map(|m| m["msgpack"].clone())
 }
 
+/// Runs `set` with `options` on `files`.
+fn run_set(options: &[&str], files: &[PathBuf]) -> std::process::Output {
+    let mut args: Vec<String> = vec!["set".to_owned()];
+    args.extend(options.iter().map(|o| (*o).to_owned()));
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    run(&args)
+}
+
 const FILES: [&str; 3] = [
     "files/blosc2-4/meta_user.b2nd",
     "files/blosc2-2-vlmeta/updated_deleted.b2nd",
@@ -72,18 +80,16 @@ fn dry_run_changes_nothing_and_shows_before_and_after() {
     let dir = scratch("set-dry-run");
     let files = copies(&dir, &FILES);
     let before = checksums(&dir);
-    let mut args: Vec<String> = [
-        "set",
-        "--dry-run",
-        "--vlmeta",
-        r#"a={"unit":"K","scale":0.5}"#,
-        "--vlmeta",
-        "b=null",
-    ]
-    .map(String::from)
-    .to_vec();
-    args.extend(files.iter().map(|f| f.display().to_string()));
-    let out = run(&args);
+    let out = run_set(
+        &[
+            "--dry-run",
+            "--vlmeta",
+            r#"a={"unit":"K","scale":0.5}"#,
+            "--vlmeta",
+            "b=null",
+        ],
+        &files,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(checksums(&dir), before);
     let text = stdout(&out);
@@ -104,17 +110,15 @@ fn dry_run_changes_nothing_and_shows_before_and_after() {
 fn edits_every_file_and_reports_each() {
     let dir = scratch("set-many");
     let files = copies(&dir, &FILES[1..]);
-    let mut args: Vec<String> = [
-        "set",
-        "--vlmeta",
-        r#"calibration={"gain":1.5,"run":12}"#,
-        "--delete-vlmeta",
-        "int",
-    ]
-    .map(String::from)
-    .to_vec();
-    args.extend(files.iter().map(|f| f.display().to_string()));
-    let out = run(&args);
+    let out = run_set(
+        &[
+            "--vlmeta",
+            r#"calibration={"gain":1.5,"run":12}"#,
+            "--delete-vlmeta",
+            "int",
+        ],
+        &files,
+    );
     // updated_deleted.b2nd has no "int": it fails, and is left as it was; the other is edited.
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     assert_eq!(
