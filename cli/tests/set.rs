@@ -245,3 +245,25 @@ fn a_store_member_is_edited_and_the_others_kept() {
         stderr(&out)
     );
 }
+
+#[test]
+fn schema_types_the_values_of_its_metalayer_name() {
+    let dir = scratch("set-schema");
+    let files = copies(&dir, &["files/blosc2-4/meta_user.b2nd"]);
+    let value = r#"caterva={"shape":[4],"chunkshape":[2],"blockshape":[1]}"#;
+    let out = run_set(&["--schema", "caterva_v0", "--vlmeta", value], &files);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // caterva_v0's bytes, by hand: 0x95, version 0, ndim 1, then 0x91 d3 + i64 4, 0x91 d2 + i32
+    // 2, 0x91 d2 + i32 1; standard msgpack reads them as this array.
+    let report = inspect(&files[0]);
+    let stored = report["vlmetalayers"][0].clone();
+    assert_eq!(stored["name"], "caterva");
+    assert_eq!(stored["hex"], "95000191d3000000000000000491d20000000291d200000001");
+    // Without the schema the object is plain msgpack: a map.
+    let out = run_set(&["--vlmeta", value], &files);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        vlmeta(&inspect(&files[0]), "caterva"),
+        Some(json!({"shape": [4], "chunkshape": [2], "blockshape": [1]}))
+    );
+}
