@@ -78,7 +78,10 @@ const FILES: [&str; 3] = [
 #[test]
 fn dry_run_changes_nothing_and_shows_before_and_after() {
     let dir = scratch("set-dry-run");
-    let files = copies(&dir, &FILES);
+    let mut files = copies(&dir, &FILES);
+    // A store's member too.
+    let zip = copies(&dir, &["files/blosc2-4-stores/dictstore.b2z"]).remove(0);
+    files.push(zip.join("big.b2nd"));
     let before = checksums(&dir);
     let out = run_set(
         &[
@@ -98,10 +101,12 @@ fn dry_run_changes_nothing_and_shows_before_and_after() {
     let expected = format!(
         "{0}: would change (dry run)\n  vlmeta a: (absent) -> {{\"unit\":\"K\",\"scale\":0.5}}\n  vlmeta b: (absent) -> null\n\
          {1}: would change (dry run)\n  vlmeta a: 1 -> {{\"unit\":\"K\",\"scale\":0.5}}\n  vlmeta b: \"{long}\" -> null\n\
-         {2}: would change (dry run)\n  vlmeta a: (absent) -> {{\"unit\":\"K\",\"scale\":0.5}}\n  vlmeta b: (absent) -> null\n",
+         {2}: would change (dry run)\n  vlmeta a: (absent) -> {{\"unit\":\"K\",\"scale\":0.5}}\n  vlmeta b: (absent) -> null\n\
+         {3}: would change (dry run)\n  vlmeta a: (absent) -> {{\"unit\":\"K\",\"scale\":0.5}}\n  vlmeta b: (absent) -> null\n",
         files[0].display(),
         files[1].display(),
-        files[2].display()
+        files[2].display(),
+        files[3].display()
     );
     assert_eq!(text, expected);
 }
