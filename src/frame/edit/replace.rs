@@ -60,8 +60,16 @@ fn injected() -> io::Error {
 
 /// Writes `frame` to `path` through a file beside it, renamed over `path` once synced.
 pub(super) fn replace(path: &Path, frame: &NewFrame<'_>, faults: &mut Faults) -> Result<(), EditError> {
+    let mut source = File::open(path).map_err(|source| EditError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let tmp = temp_path(path);
-    let result = write_new(path, &tmp, frame, faults);
+    let result = replace_with(path, &tmp, faults, |file, faults| {
+        write_piece(file, frame.header, faults)?;
+        copy_body(&mut source, file, frame.body, faults)?;
+        write_piece(file, frame.trailer, faults)
+    });
     if result.is_err() && !faults.crash {
         // The original was not replaced: the partial file goes.
         let _ = fs::remove_file(&tmp);
@@ -92,15 +100,31 @@ pub(super) fn replace(path: &Path, frame: &NewFrame<'_>, faults: &mut Faults) ->
 /// # Ok::<(), metalayer::frame::edit::EditError>(())
 /// ```
 pub fn replace_file(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> Result<(), EditError> {
+    replace_file_with(path, &mut Faults::default(), write)
+}
+
+/// [`replace_file`], with failures injected at its sync, rename and directory sync.
+pub(super) fn replace_file_with(
+    path: &Path,
+    faults: &mut Faults,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> Result<(), EditError> {
     let tmp = temp_path(path);
-    let result = replace_with(path, &tmp, write);
-    if result.is_err() {
+    let result = replace_with(path, &tmp, faults, |file, _| write(file));
+    if result.is_err() && !faults.crash {
         let _ = fs::remove_file(&tmp);
     }
     result
 }
 
-fn replace_with(path: &Path, tmp: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> Result<(), EditError> {
+/// Creates `tmp` with `path`'s permissions, lets `write` fill it, syncs it, renames it over
+/// `path` and syncs the directory; each of the last three steps counts as one of `faults`.
+fn replace_with(
+    path: &Path,
+    tmp: &Path,
+    faults: &mut Faults,
+    write: impl FnOnce(&mut File, &mut Faults) -> io::Result<()>,
+) -> Result<(), EditError> {
     let at = |p: &Path| {
         let p = p.to_path_buf();
         move |source| EditError::Write { path: p, source }
@@ -113,11 +137,11 @@ fn replace_with(path: &Path, tmp: &Path, write: impl FnOnce(&mut File) -> io::Re
         .open(tmp)
         .map_err(at(tmp))?;
     file.set_permissions(permissions).map_err(at(tmp))?;
-    write(&mut file).map_err(at(tmp))?;
-    file.sync_all().map_err(at(tmp))?;
+    write(&mut file, faults).map_err(at(tmp))?;
+    fail_or(faults, || file.sync_all()).map_err(at(tmp))?;
     drop(file);
-    fs::rename(tmp, path).map_err(at(path))?;
-    sync_dir(path).map_err(at(path))
+    fail_or(faults, || fs::rename(tmp, path)).map_err(at(path))?;
+    fail_or(faults, || sync_dir(path)).map_err(at(path))
 }
 
 /// Copies `start..end` of `source` to `out`.
@@ -143,30 +167,6 @@ fn temp_path(path: &Path) -> PathBuf {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     path.with_file_name(format!(".{name}.{}.{n}.edit", std::process::id()))
-}
-
-/// Writes the new frame to `tmp`, reading the kept bytes from `path`, and renames it over
-/// `path` once synced.
-fn write_new(path: &Path, tmp: &Path, frame: &NewFrame<'_>, faults: &mut Faults) -> Result<(), EditError> {
-    let at = |p: &Path| {
-        let p = p.to_path_buf();
-        move |source| EditError::Write { path: p, source }
-    };
-    let mut source = File::open(path).map_err(at(path))?;
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(tmp)
-        .map_err(at(tmp))?;
-    let permissions = source.metadata().map_err(at(path))?.permissions();
-    file.set_permissions(permissions).map_err(at(tmp))?;
-    write_piece(&mut file, frame.header, faults).map_err(at(tmp))?;
-    copy_body(&mut source, &mut file, frame.body, faults).map_err(at(tmp))?;
-    write_piece(&mut file, frame.trailer, faults).map_err(at(tmp))?;
-    fail_or(faults, || file.sync_all()).map_err(at(tmp))?;
-    drop(file);
-    fail_or(faults, || fs::rename(tmp, path)).map_err(at(path))?;
-    fail_or(faults, || sync_dir(path)).map_err(at(path))
 }
 
 /// Runs `op`, unless this step is the one to fail.

@@ -244,6 +244,50 @@ fn a_failure_at_any_write_leaves_the_old_file_or_the_new_one() {
 }
 
 #[test]
+fn replace_file_leaves_the_old_file_or_the_new_one() {
+    // What a store's rewrite goes through: the caller's writes, then the sync, the rename and
+    // the directory's sync, each made to fail, with and without the clean-up a crash skips.
+    use std::io::Write;
+    let dir = scratch("replace-file");
+    let path = dir.join("store.b2z");
+    for crash in [false, true] {
+        for fail_at in [None, Some(0), Some(1), Some(2)] {
+            for write_fails in [false, true] {
+                fs::write(&path, b"old").unwrap();
+                let mut faults = Faults {
+                    fail_at,
+                    crash,
+                    ..Faults::default()
+                };
+                let result = replace::replace_file_with(&path, &mut faults, |file| {
+                    file.write_all(b"ne")?;
+                    if write_fails {
+                        return Err(std::io::Error::other("a failed write"));
+                    }
+                    file.write_all(b"w")
+                });
+                let what = format!("fail at {fail_at:?}, the caller's write failing {write_fails}, crash {crash}");
+                let found = fs::read(&path).unwrap();
+                // Only the last step, the directory's sync, comes after the rename.
+                let new = !write_fails && fail_at.is_none_or(|at| at == 2);
+                assert_eq!(found, if new { &b"new"[..] } else { &b"old"[..] }, "{what}");
+                assert_eq!(result.is_ok(), !write_fails && fail_at.is_none(), "{what}");
+                let left = fs::read_dir(&dir).unwrap().count();
+                let tmp_left = crash && !new && (write_fails || fail_at.is_some());
+                assert_eq!(left, 1 + usize::from(tmp_left), "{what}");
+                for entry in fs::read_dir(&dir).unwrap() {
+                    let entry = entry.unwrap();
+                    if entry.file_name() != "store.b2z" {
+                        fs::remove_file(entry.path()).unwrap();
+                    }
+                }
+            }
+        }
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_sparse_frame_edits_its_chunks_b2frame() {
     let dir = scratch("sparse");
     let source = Path::new(FIXTURES).join("blosc2-4-vlmeta/sparse_mixed.b2nd");
