@@ -1,5 +1,7 @@
 //! Safe wrappers over c-blosc2's `b2nd` metalayer functions, `b2nd_serialize_meta` and
-//! `b2nd_deserialize_meta`, for differential tests and benchmarks against `metalayer`.
+//! `b2nd_deserialize_meta`, for differential tests and benchmarks against `metalayer`; and
+//! [`Schunk`], a frame opened by c-blosc2's own reader (its metalayers, vlmetalayers and
+//! chunks), to check frames this project writes.
 //!
 //! c-blosc2 comes from the `blosc2-src` crate, which vendors c-blosc2 2.15.3.dev and compiles it
 //! with `cc` into a static library; [`ffi`] declares the two functions and `free`.
@@ -45,6 +47,10 @@
 //! (16) dimensions and always give c-blosc2 room for 16 elements.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
+
+mod schunk;
+
+pub use schunk::Schunk;
 
 use std::error::Error;
 use std::ffi::{CStr, c_char};
@@ -170,6 +176,11 @@ pub enum CError {
     },
     /// c-blosc2 returned a dtype that is not UTF-8.
     NotUtf8,
+    /// c-blosc2 could not open this frame file or directory (`blosc2_schunk_open` returned
+    /// null).
+    Open(String),
+    /// A name that cannot be given to c-blosc2 (it holds a NUL byte).
+    Missing(String),
 }
 
 impl fmt::Display for CError {
@@ -190,6 +201,8 @@ impl fmt::Display for CError {
             CError::NoDtype => f.write_str("c-blosc2 returned no dtype"),
             CError::Length { read, len } => write!(f, "c-blosc2 read {read} of {len} bytes"),
             CError::NotUtf8 => f.write_str("c-blosc2 returned a dtype that is not UTF-8"),
+            CError::Open(path) => write!(f, "c-blosc2 cannot open {path}"),
+            CError::Missing(name) => write!(f, "{name:?} holds a NUL byte"),
         }
     }
 }

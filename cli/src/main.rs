@@ -7,6 +7,9 @@
 //!   msgpack, decoded; vlmetalayers decompressed first.
 //! - `metalayer decode [--schema SCHEMA] [--hex] [--json] FILE|-`: one metalayer's bytes decoded.
 //! - `metalayer encode --schema SCHEMA [-o FILE] JSON|-`: the exact bytes of a metalayer.
+//! - `metalayer set [--meta NAME=JSON] [--vlmeta KEY=JSON] [--delete-vlmeta KEY] [--dry-run]
+//!   FILE...`: metalayers updated in place and vlmetalayers added, replaced or deleted, each file
+//!   replaced atomically (`metalayer::frame::edit`).
 //! - `metalayer diagram SCHEMA`: a schema's byte layout.
 //! - `metalayer schemas [--json]`: the built-in schemas.
 //! - `metalayer completions SHELL`: a completion script for bash, zsh, fish, elvish or
@@ -31,8 +34,11 @@ mod inspect;
 mod output;
 mod render;
 mod schema;
+mod set;
 #[cfg(feature = "inspect")]
 mod store;
+#[cfg(feature = "inspect")]
+mod store_edit;
 #[cfg(feature = "inspect")]
 mod tree;
 #[cfg(feature = "inspect")]
@@ -161,6 +167,47 @@ enum Command {
         #[arg(value_name = "JSON")]
         entries: String,
     },
+    /// Edit the metalayers and vlmetalayers of Blosc2 frames, as c-blosc2 edits them.
+    ///
+    /// A metalayer is updated in place, and only by a value of its stored length (c-blosc2's
+    /// rule); metalayers are neither added nor deleted. vlmetalayers are added (after the
+    /// others), replaced (where they are) and deleted; each value is stored as a memcpyed
+    /// Blosc2 chunk. The header's frame_len and has_vlmetalayers and the trailer are written
+    /// again; the chunks are copied as they are. Each file (a sparse frame's chunks.b2frame) is
+    /// written beside the original, synced and renamed over it: a crash leaves the old file or
+    /// the new one.
+    ///
+    /// A value is JSON typed by the --schema whose metalayer name is its name, else (for
+    /// --meta) by the built-in layout of its name that reads the stored bytes (b2nd, caterva,
+    /// python-blosc2's own), else packed as plain msgpack as python-blosc2 packs it (integers
+    /// and strings in their smallest encoding, floats as float64, {"bin": "hex"}, {"ext": t,
+    /// "data": "hex"}).
+    ///
+    /// Each file is reported: each change's value before and after, as JSON. A file that
+    /// cannot be edited is reported on stderr and left as it was; the others are still edited.
+    #[command(after_help = SET_EXAMPLE)]
+    Set {
+        /// Set the metalayer NAME to JSON (same length as the stored value). Repeatable.
+        #[arg(long = "meta", value_name = "NAME=JSON", value_parser = set::Assign::parse)]
+        meta: Vec<set::Assign>,
+        /// Set the vlmetalayer KEY to JSON, adding it if absent. Repeatable.
+        #[arg(long = "vlmeta", value_name = "KEY=JSON", value_parser = set::Assign::parse)]
+        vlmeta: Vec<set::Assign>,
+        /// Delete the vlmetalayer KEY (it must exist). Repeatable.
+        #[arg(long = "delete-vlmeta", value_name = "KEY")]
+        delete_vlmeta: Vec<String>,
+        /// Type the values named by this schema's metalayer name with it: a built-in name or
+        /// the path of a schema file. Repeatable.
+        #[arg(long, value_name = "SCHEMA", value_parser = SchemaArg::parse)]
+        schema: Vec<SchemaArg>,
+        /// Print what would change, before and after, and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Contiguous frame files, sparse-frame directories, or members of .b2z stores as
+        /// store.b2z/member (the zip is rewritten).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
     #[cfg(feature = "diagram")]
     /// Print a schema's byte-layout diagram, offsets and length formula.
     #[command(after_help = DIAGRAM_EXAMPLE)]
@@ -206,6 +253,12 @@ const DECODE_EXAMPLE: &str = r#"Examples:
 const ENCODE_EXAMPLE: &str = r#"Examples:
   metalayer encode --schema b2nd_v1 '{"shape":[10,20],"chunkshape":[5,20],"blockshape":[5,5],"dtype_format":0,"dtype":"<f8"}'
   metalayer encode --schema caterva_v0 -o - '{"shape":[4],"chunkshape":[2],"blockshape":[1]}' | xxd   # raw bytes into a pipe"#;
+
+/// The examples under `metalayer set --help`.
+const SET_EXAMPLE: &str = r#"Examples:
+  metalayer set --vlmeta 'units="K"' --dry-run data/*.b2nd        # what would change
+  metalayer set --vlmeta 'calibration={"gain":1.5,"run":12}' a.b2nd b.b2nd
+  metalayer set --delete-vlmeta draft --meta 'b2nd={"shape":[10],"chunkshape":[5],"blockshape":[5],"dtype_format":0,"dtype":"<u4"}' a.b2nd"#;
 
 #[cfg(feature = "diagram")]
 /// The example under `metalayer diagram --help`.
@@ -303,6 +356,24 @@ fn misuse(command: &Command) -> Option<(&'static str, &'static str)> {
             "encode",
             "refusing to write binary bytes to a terminal (-o -); redirect stdout, or give --force",
         )),
+        Command::Set {
+            meta,
+            vlmeta,
+            delete_vlmeta,
+            ..
+        } => {
+            if meta.is_empty() && vlmeta.is_empty() && delete_vlmeta.is_empty() {
+                return Some(("set", "nothing to set: give --meta, --vlmeta or --delete-vlmeta"));
+            }
+            let changes = set::Changes {
+                meta,
+                vlmeta,
+                delete: delete_vlmeta,
+                schemas: &[],
+            };
+            set::repeated_name(&changes)
+                .map(|_| ("set", "a name is given twice: each may be set or deleted once a run"))
+        }
         _ => None,
     }
 }
@@ -348,6 +419,22 @@ fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
             entries,
             ..
         } => encode::run(out, &schema, output.as_deref(), &entries)?,
+        Command::Set {
+            meta,
+            vlmeta,
+            delete_vlmeta,
+            schema,
+            dry_run,
+            files,
+        } => {
+            let changes = set::Changes {
+                meta: &meta,
+                vlmeta: &vlmeta,
+                delete: &delete_vlmeta,
+                schemas: &schema,
+            };
+            set::run(out, &changes, &files, dry_run)?
+        }
         Command::Completions { shell } => completions(out, shell)?,
         Command::Schemas { json } => schemas(out, json)?,
         #[cfg(feature = "diagram")]

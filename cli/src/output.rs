@@ -32,7 +32,6 @@ impl fmt::Display for Stop {
     }
 }
 
-#[cfg(feature = "inspect")]
 /// An error's message followed by those of its sources, each after `: `, as the command shows
 /// errors: `cannot read x.b2nd: No such file or directory (os error 2)`.
 pub fn chain(error: &dyn std::error::Error) -> String {

@@ -141,6 +141,8 @@ struct Directory {
     entries: u64,
     /// Where the record that located it starts: the central directory must end there.
     end: u64,
+    /// Whether it was located by the zip64 records.
+    zip64: bool,
 }
 
 /// Finds the end-of-central-directory record in the last 64 KiB + 22 bytes of the file: the last
@@ -178,6 +180,7 @@ fn end_record(file: &mut File, file_len: u64) -> Result<Directory, ZipError> {
         size: u64::from(size),
         entries: u64::from(entries),
         end: eocd_at,
+        zip64: false,
     })
 }
 
@@ -217,6 +220,7 @@ fn zip64_record(file: &mut File, eocd_at: u64) -> Result<Directory, ZipError> {
         size: u64_at(&record, 40).unwrap_or_default(),
         offset: u64_at(&record, 48).unwrap_or_default(),
         end: record_at,
+        zip64: true,
     })
 }
 
@@ -249,8 +253,53 @@ fn method_name(method: u16) -> String {
 /// in place is an [`Entry::Refused`].
 pub fn members(path: &Path) -> Result<Vec<Entry>, ZipError> {
     let mut file = File::open(path)?;
+    let (dir, central) = central_directory(&mut file)?;
+    let mut entries = Vec::new();
+    for raw in central {
+        if raw.name.ends_with('/') {
+            continue;
+        }
+        entries.push(member(&mut file, raw, dir.offset)?);
+    }
+    entries.sort_by(|a, b| a.name().split('/').cmp(b.name().split('/')));
+    Ok(entries)
+}
+
+/// Where a zip's central directory and end record are, for a rewrite of the zip: what
+/// [`members`] checked, and each central directory entry's place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// Where the central directory starts, and its length.
+    pub offset: u64,
+    pub size: u64,
+    /// Where the end-of-central-directory record starts.
+    pub end_record: u64,
+    /// Whether the zip64 records locate the central directory.
+    pub zip64: bool,
+    /// Each entry: where it starts in the file, its flags, and its local header's offset.
+    pub entries: Vec<(u64, u16, u64)>,
+}
+
+/// The [`Layout`] of the zip `path`, checked as [`members`] checks it.
+pub fn layout(path: &Path) -> Result<Layout, ZipError> {
+    let mut file = File::open(path)?;
+    let (dir, central) = central_directory(&mut file)?;
+    Ok(Layout {
+        offset: dir.offset,
+        size: dir.size,
+        end_record: dir.end,
+        zip64: dir.zip64,
+        entries: central
+            .iter()
+            .map(|raw| (raw.at, raw.flags, raw.header_offset))
+            .collect(),
+    })
+}
+
+/// The end record and the central directory's entries, checked to lie in the file.
+fn central_directory(file: &mut File) -> Result<(Directory, Vec<Raw>), ZipError> {
     let file_len = file.seek(SeekFrom::End(0))?;
-    let dir = end_record(&mut file, file_len)?;
+    let dir = end_record(file, file_len)?;
     if dir.offset.checked_add(dir.size).is_none_or(|end| end > dir.end) {
         return bad(format!(
             "at byte {}: the central directory, {} bytes at byte {}, runs past the end record at byte {} \
@@ -265,18 +314,14 @@ pub fn members(path: &Path) -> Result<Vec<Entry>, ZipError> {
             dir.end, dir.entries, dir.size, dir.offset
         ));
     }
-    let central = read_at(&mut file, dir.offset, dir.size)?;
+    let central = read_at(file, dir.offset, dir.size)?;
     let mut entries = Vec::new();
     let mut pos = 0usize;
     for index in 0..dir.entries {
         let at = dir.offset + u64::try_from(pos).unwrap_or(u64::MAX);
         let entry = central_entry(&central, pos, at, index)?;
         pos = entry.1;
-        let raw = entry.0;
-        if raw.name.ends_with('/') {
-            continue;
-        }
-        entries.push(member(&mut file, raw, dir.offset)?);
+        entries.push(entry.0);
     }
     if pos != central.len() {
         return bad(format!(
@@ -287,8 +332,7 @@ pub fn members(path: &Path) -> Result<Vec<Entry>, ZipError> {
             dir.offset + dir.size
         ));
     }
-    entries.sort_by(|a, b| a.name().split('/').cmp(b.name().split('/')));
-    Ok(entries)
+    Ok((dir, entries))
 }
 
 /// One central directory entry's fields.

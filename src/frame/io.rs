@@ -240,6 +240,11 @@ impl FrameBytes {
         read_at(&mut file, at, wide(m.content.len()), &io_error).map(Cow::Owned)
     }
 
+    /// The header's bytes.
+    pub(super) fn header(&self) -> &[u8] {
+        &self.header
+    }
+
     /// Whether the vlmetalayers' contents were left in the file (a long trailer), to be read by
     /// [`content`](Self::content).
     ///
@@ -320,7 +325,7 @@ fn check_sparse(header: &FrameHeader<'_>, sparse_dir: Option<&Path>) -> Result<(
 
 /// The file that holds the frame's header and trailer: `path` itself, or a sparse-frame
 /// directory's `chunks.b2frame` (with the directory).
-fn frame_file(path: &Path) -> Result<(PathBuf, Option<&Path>), FrameError> {
+pub(super) fn frame_file(path: &Path) -> Result<(PathBuf, Option<&Path>), FrameError> {
     let io_error = |path: &Path| {
         let path = path.to_path_buf();
         move |source| FrameError::io(path, source)

@@ -98,6 +98,7 @@
     clippy::expect_used
 )]
 
+pub mod edit;
 mod error;
 mod header;
 mod io;

@@ -61,12 +61,14 @@ mod format;
 pub(crate) mod intern;
 pub mod json;
 mod msgpack;
+mod pack;
 mod typed;
 
 pub use budget::{Budget, DEPTH_LIMIT, DecompressError, Held, ITEM_WORK, LIVE_LIMIT, Limit, VALUE_LIMIT, WORK_LIMIT};
 pub use encode::{EncodeFailure, encode};
 pub use format::{Clip, PrettyFormatter, TextFormatter, shown_name, write_json, write_pretty, write_text};
 pub use msgpack::{Msgpack, MsgpackError, Style};
+pub use pack::pack;
 pub use typed::{DecodeFailure, Typed, to_json_value};
 
 use metalayer_layout::{IntType, Node, Type};

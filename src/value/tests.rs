@@ -641,3 +641,67 @@ fn nesting_deeper_than_the_limit_is_refused() {
     let err = encode_error(&deep, &value);
     assert!(err.ends_with("expected at most 64 levels of nesting"), "{err}");
 }
+
+/// JSON packed as plain msgpack, against python's `msgpack.packb(value, use_bin_type=True)`
+/// (msgpack 1.2.4), whose output each hex string is.
+#[test]
+fn pack_writes_what_python_msgpack_writes() {
+    let cases: &[(&str, &str)] = &[
+        ("null", "c0"),
+        ("true", "c3"),
+        ("false", "c2"),
+        ("0", "00"),
+        ("-1", "ff"),
+        ("-32", "e0"),
+        ("-33", "d0df"),
+        ("127", "7f"),
+        ("128", "cc80"),
+        ("255", "ccff"),
+        ("256", "cd0100"),
+        ("65535", "cdffff"),
+        ("65536", "ce00010000"),
+        ("4294967296", "cf0000000100000000"),
+        ("-2147483649", "d3ffffffff7fffffff"),
+        ("18446744073709551615", "cfffffffffffffffff"),
+        ("-9223372036854775808", "d38000000000000000"),
+        ("0.5", "cb3fe0000000000000"),
+        ("-0.0", "cb8000000000000000"),
+        ("1e300", "cb7e37e43c8800759c"),
+        ("\"\"", "a0"),
+        ("\"é\"", "a2c3a9"),
+        ("[]", "90"),
+        ("[1, [2, [3]]]", "920192029103"),
+        (
+            "[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15]",
+            "dc0010000102030405060708090a0b0c0d0e0f",
+        ),
+        ("{}", "80"),
+        (r#"{"a": null, "b": [true]}"#, "82a161c0a16291c3"),
+        // python: msgpack.packb(b"\x00\xff", use_bin_type=True), msgpack.packb(ExtType(5, b"\xaa" * 3))
+        (r#"{"bin": "00ff"}"#, "c40200ff"),
+        (r#"{"ext": 5, "data": "aaaaaa"}"#, "c70305aaaaaa"),
+    ];
+    for (json, hex) in cases {
+        let value: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            crate::value::json::hex(&crate::value::pack(&value).unwrap()),
+            *hex,
+            "{json}"
+        );
+    }
+    // Strings at the fixstr and str8 boundary, and str16: python gives bf + 31 bytes, d9 20 +
+    // 32 bytes, da 01 00 + 256 bytes.
+    for (len, head) in [(31, "bf"), (32, "d920"), (256, "da0100")] {
+        let value = serde_json::Value::String("a".repeat(len));
+        let bytes = crate::value::pack(&value).unwrap();
+        assert_eq!(crate::value::json::hex(&bytes[..head.len() / 2]), head);
+        assert_eq!(bytes.len(), head.len() / 2 + len);
+    }
+    // A JSON number past uint64 is not an integer serde_json holds: it is a float64, 2^64
+    // (0x43f0000000000000).
+    let value: serde_json::Value = serde_json::from_str("[18446744073709551616]").unwrap();
+    assert_eq!(
+        crate::value::json::hex(&crate::value::pack(&value).unwrap()),
+        "91cb43f0000000000000"
+    );
+}

@@ -1,0 +1,252 @@
+//! `metalayer set`: metalayers and vlmetalayers of frame files edited (`metalayer::frame::edit`),
+//! each file replaced atomically, or, with `--dry-run`, only shown.
+
+use std::path::{Path, PathBuf};
+
+use metalayer::frame::edit::{Changed, Edit};
+#[cfg(feature = "inspect")]
+use metalayer::frame::read_frame_bytes_at;
+use metalayer::frame::{Frame, FrameMetalayer, Section, read_frame};
+use metalayer::report::{Registry, Selected};
+use metalayer::value::{Budget, Msgpack, shown_name, to_json_value, write_json};
+use metalayer::vlmeta;
+use metalayer_layout::Layout;
+use serde_json::Value;
+
+use crate::output::{Out, Stop, chain};
+use crate::schema::SchemaArg;
+
+/// One `NAME=JSON` argument.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assign {
+    /// The metalayer's or vlmetalayer's name.
+    pub name: String,
+    /// The value.
+    pub value: Value,
+}
+
+impl Assign {
+    /// Parses `NAME=JSON` (the name is everything before the first `=`).
+    pub fn parse(arg: &str) -> Result<Assign, String> {
+        let Some((name, json)) = arg.split_once('=') else {
+            return Err(format!("expected NAME=JSON, found {arg:?}"));
+        };
+        if name.is_empty() {
+            return Err(format!("expected NAME=JSON, found an empty name in {arg:?}"));
+        }
+        let value = serde_json::from_str(json).map_err(|e| format!("the value of {name} is not valid JSON: {e}"))?;
+        Ok(Assign {
+            name: name.to_owned(),
+            value,
+        })
+    }
+}
+
+/// What to change in each file.
+#[derive(Debug)]
+pub struct Changes<'a> {
+    /// `--meta`.
+    pub meta: &'a [Assign],
+    /// `--vlmeta`.
+    pub vlmeta: &'a [Assign],
+    /// `--delete-vlmeta`.
+    pub delete: &'a [String],
+    /// `--schema`.
+    pub schemas: &'a [SchemaArg],
+}
+
+/// A name given twice among the changes: a usage error, since the changes of one name would
+/// depend on the order of options.
+pub fn repeated_name(changes: &Changes<'_>) -> Option<String> {
+    let metas = changes.meta.iter().map(|a| ("--meta", a.name.as_str()));
+    let vlmetas = changes.vlmeta.iter().map(|a| ("--vlmeta", a.name.as_str()));
+    let deletes = changes.delete.iter().map(|n| ("--delete-vlmeta", n.as_str()));
+    let mut seen: Vec<(bool, &str)> = Vec::new();
+    for (option, name) in metas.chain(vlmetas).chain(deletes) {
+        let key = (option == "--meta", name);
+        if seen.contains(&key) {
+            return Some(format!("{name} is given twice ({option})"));
+        }
+        seen.push(key);
+    }
+    None
+}
+
+/// Runs `set` on every file: each is edited (or, with `dry_run`, read) and reported; failures
+/// are reported on stderr and the other files still edited.
+pub fn run(out: &mut Out, changes: &Changes<'_>, files: &[PathBuf], dry_run: bool) -> Result<(), Stop> {
+    let mut layouts = Vec::with_capacity(changes.schemas.len());
+    for schema in changes.schemas {
+        match schema.load() {
+            Ok(layout) => layouts.push(layout),
+            Err(e) => {
+                e.report(out);
+                return Ok(());
+            }
+        }
+    }
+    let registry = Registry::builtin();
+    for file in files {
+        let typing = Typing {
+            layouts: &layouts,
+            registry: &registry,
+        };
+        match edit_one(&typing, changes, file, dry_run) {
+            Ok(lines) => out.print(&lines)?,
+            Err(message) => out.error(format_args!("{}: {message}", file.display())),
+        }
+    }
+    Ok(())
+}
+
+/// The layouts values are typed with: `--schema`'s, then the built-ins.
+struct Typing<'a> {
+    layouts: &'a [Layout],
+    registry: &'a Registry,
+}
+
+impl Typing<'_> {
+    /// The layout of the metalayer `name`, whose stored content is `stored`: the `--schema`
+    /// of its name, else the built-in layout of its name that reads the stored bytes; `None`
+    /// for plain msgpack.
+    fn meta<'s>(&'s self, name: &str, stored: &'s [u8]) -> Result<Option<&'s Layout>, String> {
+        if let Some(layout) = self.layouts.iter().find(|l| l.metalayer == name) {
+            return Ok(Some(layout));
+        }
+        match self.registry.select(name, stored) {
+            Selected::Decoded(typed) => Ok(Some(typed.layout())),
+            Selected::Failed(error) => Err(format!(
+                "no built-in layout of {name} reads its stored bytes ({error}); give its layout with --schema"
+            )),
+            Selected::OtherShape(_) | Selected::Unknown => Ok(None),
+        }
+    }
+
+    /// The layout of the vlmetalayer `name`: the `--schema` of its name, else none (plain
+    /// msgpack, as python-blosc2 stores vlmeta).
+    fn vlmeta(&self, name: &str) -> Option<&Layout> {
+        self.layouts.iter().find(|l| l.metalayer == name)
+    }
+}
+
+/// What a FILE argument names: a frame file or sparse-frame directory, or a member of a `.b2z`
+/// store (`store.b2z/dir/member.b2nd`).
+enum Target {
+    File,
+    #[cfg(feature = "inspect")]
+    Member(PathBuf, crate::store::Member),
+}
+
+impl Target {
+    #[cfg_attr(not(feature = "inspect"), allow(unused_variables))]
+    fn of(file: &Path) -> Result<Target, String> {
+        #[cfg(feature = "inspect")]
+        if let Some((zip, name)) = crate::store_edit::member_path(file) {
+            let member = crate::store_edit::find_member(&zip, &name).map_err(|e| format!("{}: {e}", zip.display()))?;
+            return Ok(Target::Member(zip, member));
+        }
+        Ok(Target::File)
+    }
+
+    fn read(&self, file: &Path) -> Result<Frame, String> {
+        match self {
+            Target::File => read_frame(file).map_err(|e| chain(&e)),
+            #[cfg(feature = "inspect")]
+            Target::Member(zip, m) => read_frame_bytes_at(zip, m.offset, m.size)
+                .and_then(|bytes| bytes.frame().map(|f| f.to_owned()))
+                .map_err(|e| chain(&e)),
+        }
+    }
+
+    fn apply(&self, file: &Path, edit: &Edit, dry_run: bool) -> Result<Vec<Changed>, String> {
+        match (self, dry_run) {
+            (Target::File, true) => edit.preview(file).map_err(|e| chain(&e)),
+            (Target::File, false) => edit.write(file).map_err(|e| chain(&e)),
+            #[cfg(feature = "inspect")]
+            (Target::Member(zip, m), true) => edit.preview_at(zip, m.offset, m.size).map_err(|e| chain(&e)),
+            #[cfg(feature = "inspect")]
+            (Target::Member(zip, m), false) => crate::store_edit::edit_member(zip, m, edit),
+        }
+    }
+}
+
+/// Edits one file; the report's lines.
+fn edit_one(typing: &Typing<'_>, changes: &Changes<'_>, file: &Path, dry_run: bool) -> Result<String, String> {
+    let target = Target::of(file)?;
+    let frame = target.read(file)?;
+    let mut edit = Edit::new();
+    let mut shown: Vec<(String, Option<&Layout>)> = Vec::new();
+    for assign in changes.meta {
+        let stored = find(&frame.metalayers, &assign.name).map(|m| m.content.as_slice());
+        let layout = typing.meta(&assign.name, stored.unwrap_or_default())?;
+        edit = edit
+            .meta_json(assign.name.clone(), layout, &assign.value)
+            .map_err(|e| format!("meta {}: {e}", assign.name))?;
+        shown.push((assign.name.clone(), layout));
+    }
+    for assign in changes.vlmeta {
+        let layout = typing.vlmeta(&assign.name);
+        edit = edit
+            .vlmeta_json(assign.name.clone(), layout, &assign.value)
+            .map_err(|e| format!("vlmeta {}: {e}", assign.name))?;
+        shown.push((assign.name.clone(), layout));
+    }
+    for name in changes.delete {
+        edit = edit.delete_vlmeta(name.clone());
+        shown.push((name.clone(), typing.vlmeta(name)));
+    }
+    let done = target.apply(file, &edit, dry_run)?;
+    let mut text = format!(
+        "{}: {}\n",
+        shown_name(&file.display().to_string()),
+        if dry_run { "would change (dry run)" } else { "changed" }
+    );
+    for (change, (_, layout)) in done.iter().zip(&shown) {
+        text.push_str(&line(change, *layout));
+    }
+    Ok(text)
+}
+
+fn find<'f>(metalayers: &'f [FrameMetalayer], name: &str) -> Option<&'f FrameMetalayer> {
+    metalayers.iter().find(|m| m.name == name)
+}
+
+/// `  meta NAME: BEFORE -> AFTER`, each value as JSON.
+fn line(change: &Changed, layout: Option<&Layout>) -> String {
+    let (what, stored) = match change.section {
+        Section::Header => ("meta", false),
+        _ => ("vlmeta", true),
+    };
+    let value = |content: &Option<Vec<u8>>, absent: &str| match content {
+        Some(bytes) => shown(bytes, stored, layout),
+        None => absent.to_owned(),
+    };
+    format!(
+        "  {what} {}: {} -> {}\n",
+        shown_name(&change.name),
+        value(&change.before, "(absent)"),
+        value(&change.after, "(deleted)")
+    )
+}
+
+/// A stored content as compact JSON: decompressed first when it is a vlmetalayer's chunk,
+/// decoded with `layout` when it reads the bytes, else as plain msgpack, else as hex.
+fn shown(content: &[u8], chunk: bool, layout: Option<&Layout>) -> String {
+    let bytes = if chunk {
+        match vlmeta::decompress(content, vlmeta::DEFAULT_LIMIT) {
+            Ok(bytes) => bytes,
+            Err(e) => return format!("(a chunk that does not decompress: {e})"),
+        }
+    } else {
+        content.to_vec()
+    };
+    if let Some(value) = layout.and_then(|l| to_json_value(l, &bytes).ok()) {
+        return value.to_string();
+    }
+    let budget = Budget::new();
+    let mut text = Vec::new();
+    match Msgpack::new(&bytes, &budget) {
+        Ok(value) if write_json(&mut text, &value).is_ok() => String::from_utf8_lossy(&text).into_owned(),
+        _ => format!("(bytes {})", metalayer::value::json::hex(&bytes)),
+    }
+}

@@ -1,0 +1,193 @@
+//! `metalayer set store.b2z/member`: one member of a `.b2z` store edited. The zip is written
+//! anew beside the original and renamed over it (`metalayer::frame::edit::replace_file`): the
+//! members before it copied, its local header with the new CRC-32 and sizes, its edited frame,
+//! the members after it copied, the central directory with the member's CRC-32 and sizes and the
+//! later members' offsets moved, the end record with the directory's offset moved.
+//!
+//! Zips that this cannot rewrite in place of their records are refused: zip64 ones, and members
+//! whose sizes follow their data (a data descriptor). python-blosc2 writes neither.
+
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use metalayer::frame::edit::{Changed, Edit, replace_file};
+
+use crate::store::{self, Entry, Member};
+
+/// Where a local header's CRC-32 and sizes are, and a central directory entry's, and the
+/// entry's local header offset; where the end record's central directory offset is.
+const LOCAL_CRC_AT: u64 = 14;
+const CENTRAL_CRC_AT: u64 = 16;
+const CENTRAL_OFFSET_AT: u64 = 42;
+const END_RECORD_OFFSET_AT: u64 = 16;
+/// The general purpose flag of a member whose CRC-32 and sizes follow its data.
+const DATA_DESCRIPTOR: u16 = 1 << 3;
+
+/// A path that names a member of a store: the `.b2z` file among its ancestors, and the rest.
+pub fn member_path(path: &Path) -> Option<(PathBuf, String)> {
+    if path.exists() {
+        return None;
+    }
+    let zip = path
+        .ancestors()
+        .skip(1)
+        .find(|a| a.is_file() && a.extension().is_some_and(|e| e == store::STORE_EXTENSION))?;
+    let rest = path.strip_prefix(zip).ok()?;
+    let name: Vec<String> = rest
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some((zip.to_path_buf(), name.join("/")))
+}
+
+/// The member `name` of the zip `zip`, readable in place.
+pub fn find_member(zip: &Path, name: &str) -> Result<Member, String> {
+    let entries = store::members(zip).map_err(|e| e.to_string())?;
+    match entries.into_iter().find(|e| e.name() == name) {
+        Some(Entry::Member(m)) => Ok(m),
+        Some(Entry::Refused { message, .. }) => Err(message),
+        None => Err(format!("the zip has no member {name:?}")),
+    }
+}
+
+/// Edits the member `m` of `zip`, rewriting the zip; the changes made.
+pub fn edit_member(zip: &Path, m: &Member, edit: &Edit) -> Result<Vec<Changed>, String> {
+    let layout = store::layout(zip).map_err(|e| e.to_string())?;
+    if layout.zip64 {
+        return Err("a zip64 store is not rewritten; its members are read only".to_owned());
+    }
+    let Some(&(_, flags, _)) = layout.entries.iter().find(|(_, _, at)| *at == m.header_offset) else {
+        return Err(format!(
+            "no central directory entry for the member at byte {}",
+            m.header_offset
+        ));
+    };
+    if flags & DATA_DESCRIPTOR != 0 {
+        return Err(format!(
+            "the member at byte {} has a data descriptor; such a member is not rewritten",
+            m.header_offset
+        ));
+    }
+    let mut changes = Vec::new();
+    replace_file(zip, |out| {
+        let mut source = File::open(zip)?;
+        let (crc, len) = write_member(&mut source, out, zip, m, edit, &mut changes)?;
+        let delta = i128::from(len) - i128::from(m.size);
+        copy(&mut source, out, m.offset + m.size, layout.offset)?;
+        write_directory(&mut source, out, &layout, m, (crc, len), delta)
+    })
+    .map_err(|e| e.to_string())?;
+    Ok(changes)
+}
+
+/// Copies `start..end` of `source` to `out`.
+fn copy(source: &mut File, out: &mut File, start: u64, end: u64) -> io::Result<()> {
+    source.seek(SeekFrom::Start(start))?;
+    let len = end.saturating_sub(start);
+    if io::copy(&mut source.take(len), out)? < len {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the zip changed while it was read",
+        ));
+    }
+    Ok(())
+}
+
+/// `len` bytes of `source` at `at`.
+fn read(source: &mut File, at: u64, len: u64) -> io::Result<Vec<u8>> {
+    source.seek(SeekFrom::Start(at))?;
+    let mut bytes = vec![0; usize::try_from(len).map_err(io::Error::other)?];
+    source.read_exact(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The members before `m`, its local header and its edited frame; its CRC-32 and length.
+fn write_member(
+    source: &mut File,
+    out: &mut File,
+    zip: &Path,
+    m: &Member,
+    edit: &Edit,
+    changes: &mut Vec<Changed>,
+) -> io::Result<(u32, u64)> {
+    copy(source, out, 0, m.offset)?;
+    let mut frame = Crc {
+        out: &mut *out,
+        hasher: crc32fast::Hasher::new(),
+    };
+    let (made, len) = edit
+        .write_frame_at(zip, m.offset, m.size, &mut frame)
+        .map_err(|e| io::Error::other(e.to_string()))?;
+    let crc = frame.hasher.finalize();
+    *changes = made;
+    let len32 = u32::try_from(len).map_err(|_| io::Error::other("the edited member needs zip64 sizes"))?;
+    let mut fields = crc.to_le_bytes().to_vec();
+    fields.extend_from_slice(&len32.to_le_bytes());
+    fields.extend_from_slice(&len32.to_le_bytes());
+    out.seek(SeekFrom::Start(m.header_offset + LOCAL_CRC_AT))?;
+    out.write_all(&fields)?;
+    out.seek(SeekFrom::End(0))?;
+    Ok((crc, len))
+}
+
+/// The central directory, `m`'s entry given its new CRC-32 and length and the later members'
+/// offsets moved by `delta`; then the end record, its directory offset moved.
+fn write_directory(
+    source: &mut File,
+    out: &mut File,
+    layout: &store::Layout,
+    m: &Member,
+    (crc, len): (u32, u64),
+    delta: i128,
+) -> io::Result<()> {
+    let moved = |at: u64| {
+        u32::try_from(i128::from(at) + delta).map_err(|_| io::Error::other("the rewritten zip needs zip64 offsets"))
+    };
+    let mut central = read(source, layout.offset, layout.size)?;
+    for &(at, _, header_offset) in &layout.entries {
+        let rel = usize::try_from(at - layout.offset).map_err(io::Error::other)?;
+        if header_offset == m.header_offset {
+            let len32 = u32::try_from(len).map_err(io::Error::other)?;
+            put(&mut central, rel + CENTRAL_CRC_AT as usize, crc)?;
+            put(&mut central, rel + CENTRAL_CRC_AT as usize + 4, len32)?;
+            put(&mut central, rel + CENTRAL_CRC_AT as usize + 8, len32)?;
+        } else if header_offset > m.header_offset {
+            put(&mut central, rel + CENTRAL_OFFSET_AT as usize, moved(header_offset)?)?;
+        }
+    }
+    out.write_all(&central)?;
+    let end = source.seek(SeekFrom::End(0))?;
+    let cd_end = layout.offset + layout.size;
+    let mut tail = read(source, cd_end, end - cd_end)?;
+    let rel = usize::try_from(layout.end_record - cd_end).map_err(io::Error::other)?;
+    put(&mut tail, rel + END_RECORD_OFFSET_AT as usize, moved(layout.offset)?)?;
+    out.write_all(&tail)
+}
+
+/// Writes a little-endian `u32` at `at` of `bytes`.
+fn put(bytes: &mut [u8], at: usize, value: u32) -> io::Result<()> {
+    let slot = bytes
+        .get_mut(at..at + 4)
+        .ok_or_else(|| io::Error::other("a zip record ends early"))?;
+    slot.copy_from_slice(&value.to_le_bytes());
+    Ok(())
+}
+
+/// A writer that computes the CRC-32 of what passes through it.
+struct Crc<'a> {
+    out: &'a mut File,
+    hasher: crc32fast::Hasher,
+}
+
+impl Write for Crc<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}

@@ -1,0 +1,161 @@
+//! JSON packed as plain msgpack, the way python-blosc2 stores its values
+//! (`msgpack.packb(value, use_bin_type=True)`): every integer, string, array and map in its
+//! smallest encoding, every float as a float64.
+
+#[allow(unused_imports)]
+use crate::std_prelude::*;
+
+use metalayer_runtime::wire::{Family, Wire, marker};
+use metalayer_runtime::{Encoder, Path};
+use serde_json::{Map, Value};
+
+use super::{DEPTH_LIMIT, EncodeFailure, intern, json};
+
+/// The name errors give as their schema: the value has no layout.
+const PLAIN: &str = "msgpack";
+
+/// Packs `value` as plain msgpack, the form `inspect` shows plain msgpack in: integers in their
+/// smallest encoding (the numbers serde_json reads as int64 or uint64), other numbers as
+/// float64 (so is an integer past uint64, which JSON gives as a float), strings as str,
+/// `{"bin": "hex"}` as a binary, `{"ext": type, "data": "hex"}` as an ext, other objects as
+/// maps with string keys.
+///
+/// ```
+/// use serde_json::json;
+///
+/// // python: msgpack.packb({"units": "K", "scale": 300, "ok": [True, None, 0.5]})
+/// let bytes = metalayer::value::pack(&json!({"units": "K", "scale": 300, "ok": [true, null, 0.5]}))?;
+/// assert_eq!(
+///     metalayer::value::json::hex(&bytes),
+///     "83a5756e697473a14ba57363616c65cd012ca26f6b93c3c0cb3fe0000000000000"
+/// );
+/// assert_eq!(metalayer::value::pack(&json!({"bin": "00ff"}))?, [0xc4, 0x02, 0x00, 0xff]);
+///
+/// let err = metalayer::value::pack(&json!([1, {"bin": "0g"}])).unwrap_err();
+/// assert!(err.to_string().starts_with("msgpack: in [1].bin: expected a hex string"));
+/// # Ok::<(), metalayer::value::EncodeFailure>(())
+/// ```
+pub fn pack(value: &Value) -> Result<Vec<u8>, EncodeFailure> {
+    let mut out = Vec::new();
+    pack_into(&mut out, value, Path::CONTAINER, 0)?;
+    Ok(out)
+}
+
+fn fail(path: Path, message: impl Into<String>) -> EncodeFailure {
+    EncodeFailure::Json {
+        schema: PLAIN,
+        path,
+        message: message.into(),
+    }
+}
+
+/// Writes one encoder call into `out` through a buffer of its size.
+fn write(out: &mut Vec<u8>, size: usize, f: impl FnOnce(&mut Encoder<'_>)) {
+    let mut buf = [0u8; 9];
+    let Some(part) = buf.get_mut(..size) else {
+        return;
+    };
+    if let Ok(mut e) = Encoder::new(part, size, PLAIN) {
+        f(&mut e);
+        let written = e.finish();
+        out.extend_from_slice(buf.get(..written).unwrap_or_default());
+    }
+}
+
+/// The header of a str, bin, array or map of `len`, refused past what msgpack can state.
+fn header(out: &mut Vec<u8>, family: Family, len: usize, path: Path) -> Result<(), EncodeFailure> {
+    if Wire::smallest_len(family, len as u64).is_none() {
+        return Err(fail(
+            path,
+            format!("a {} of {len} is longer than msgpack allows", family.name()),
+        ));
+    }
+    let size = Wire::smallest_header_size(family, len as u64);
+    write(out, size, |e| e.any_header(family, len));
+    Ok(())
+}
+
+fn pack_into(out: &mut Vec<u8>, value: &Value, path: Path, depth: usize) -> Result<(), EncodeFailure> {
+    if depth >= DEPTH_LIMIT {
+        return Err(fail(path, format!("expected at most {DEPTH_LIMIT} levels of nesting")));
+    }
+    match value {
+        Value::Null => out.push(marker::NIL),
+        Value::Bool(b) => out.push(if *b { marker::TRUE } else { marker::FALSE }),
+        Value::Number(n) => match json::as_int(value) {
+            Some(v) if Wire::smallest_int(v).is_some() => write(out, Wire::smallest_int_size(v), |e| e.any_int(v)),
+            Some(v) => {
+                return Err(fail(
+                    path,
+                    format!("expected an integer within int64 or uint64, found {v}"),
+                ));
+            }
+            None => {
+                out.push(marker::FLOAT64);
+                out.extend_from_slice(&n.as_f64().unwrap_or(f64::NAN).to_be_bytes());
+            }
+        },
+        Value::String(s) => {
+            header(out, Family::Str, s.len(), path)?;
+            out.extend_from_slice(s.as_bytes());
+        }
+        Value::Array(items) => {
+            header(out, Family::Array, items.len(), path)?;
+            for (i, item) in items.iter().enumerate() {
+                pack_into(out, item, path.index(i), depth + 1)?;
+            }
+        }
+        Value::Object(map) => pack_object(out, map, path, depth)?,
+    }
+    Ok(())
+}
+
+/// An object: a binary, an ext, or a map.
+fn pack_object(out: &mut Vec<u8>, map: &Map<String, Value>, path: Path, depth: usize) -> Result<(), EncodeFailure> {
+    let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+    match (keys.as_slice(), map.get("bin"), map.get("ext"), map.get("data")) {
+        (["bin"], Some(hex), _, _) => {
+            let bytes = hex_of(hex, path.child(&"bin"))?;
+            header(out, Family::Bin, bytes.len(), path)?;
+            out.extend_from_slice(&bytes);
+        }
+        (["ext", "data"] | ["data", "ext"], _, Some(ty), Some(data)) => {
+            let Some(ty) = json::as_int(ty).and_then(|t| i8::try_from(t).ok()) else {
+                let found = json::kind(ty);
+                return Err(fail(
+                    path.child(&"ext"),
+                    format!("expected an ext type in -128..=127, found {found}"),
+                ));
+            };
+            let bytes = hex_of(data, path.child(&"data"))?;
+            if Wire::smallest_len(Family::Ext, bytes.len() as u64).is_none() {
+                return Err(fail(
+                    path,
+                    format!("an ext of {} bytes is longer than msgpack allows", bytes.len()),
+                ));
+            }
+            let size = Wire::smallest_header_size(Family::Ext, bytes.len() as u64);
+            write(out, size, |e| e.any_ext_header(ty, bytes.len()));
+            out.extend_from_slice(&bytes);
+        }
+        _ => {
+            header(out, Family::Map, map.len(), path)?;
+            for (key, item) in map {
+                header(out, Family::Str, key.len(), path)?;
+                out.extend_from_slice(key.as_bytes());
+                pack_into(out, item, path.child(intern::name(key)), depth + 1)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn hex_of(value: &Value, path: Path) -> Result<Vec<u8>, EncodeFailure> {
+    match value {
+        Value::String(s) => json::parse_hex(s).map_err(|e| fail(path, format!("expected a hex string, {e}"))),
+        other => Err(fail(
+            path,
+            format!("expected a hex string, found {}", json::kind(other)),
+        )),
+    }
+}
