@@ -13,14 +13,16 @@ use crate::vlmeta::{self, ChunkError, ChunkErrorKind, ChunkHeader};
 
 /// The most levels one input is read through: msgpack arrays and maps, python-blosc2 ext
 /// payloads and frames nested in values count together, and so do a layout's arrays, maps and
-/// records (schemas cannot nest types in themselves, so only a schema nested this deep by hand
-/// reaches it). The walks over a layout itself have a bound of their own,
-/// [`metalayer_layout::NESTING_LIMIT`].
+/// records. A schema's values nest at most [`metalayer_layout::NESTING_LIMIT`] levels, no more
+/// than this limit: only a layout made deeper by hand reaches it through its records alone.
 ///
 /// ```
 /// assert_eq!(metalayer::value::DEPTH_LIMIT, 64);
 /// ```
 pub const DEPTH_LIMIT: usize = 64;
+
+// Every value a checked schema describes can be read whole.
+const _: () = assert!(DEPTH_LIMIT >= metalayer_layout::NESTING_LIMIT);
 
 /// The most msgpack values one input is read through, each container and each element
 /// counted, every time it is reached.

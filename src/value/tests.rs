@@ -5,7 +5,7 @@
 #[allow(unused_imports)]
 use crate::std_prelude::*;
 
-use metalayer_layout::Layout;
+use metalayer_layout::{Layout, Type};
 use serde_json::{Value, json};
 
 use super::json::{hex, parse_hex};
@@ -612,9 +612,9 @@ fn canonical_encodings_are_strict_unless_lenient() {
     );
 }
 
-#[test]
-fn nesting_deeper_than_the_limit_is_refused() {
-    let levels = DEPTH_LIMIT + 2;
+/// A schema body whose value is record type `t0`, each `t<i>` holding a `t<i + 1>` as its entry
+/// `next`, `levels` records in all, the last holding an integer.
+fn chain_of_records(levels: usize) -> String {
     let mut body = String::from("[value]\ntype = \"t0\"\n");
     for i in 0..levels {
         let inner = if i + 1 < levels {
@@ -626,7 +626,27 @@ fn nesting_deeper_than_the_limit_is_refused() {
             "[types.t{i}]\nwire = \"fixarray\"\n[[types.t{i}.entry]]\nname = \"next\"\n{inner}\n"
         ));
     }
-    let deep = layout("deep_v0", &body);
+    body
+}
+
+#[test]
+fn nesting_deeper_than_the_limit_is_refused() {
+    // The deepest chain of records a schema may state (the checker refuses one more level)...
+    let mut deep = layout("deep_v0", &chain_of_records(DEPTH_LIMIT));
+    // ... made two levels deeper on the model, as a layout built by hand can be: the innermost
+    // record holds one more, which holds one more, which holds the integer.
+    let innermost = format!("t{}", DEPTH_LIMIT - 1);
+    let mut at = deep.types.iter().position(|t| t.name == innermost).unwrap_or_default();
+    for extra in 0..2 {
+        let mut inner = deep.types[at].clone();
+        inner.name = format!("t{}", DEPTH_LIMIT + extra);
+        let index = deep.types.len();
+        deep.types[at].record.entries[0].node.ty = Type::Ref(index);
+        deep.types.push(inner);
+        at = index;
+    }
+    let levels = DEPTH_LIMIT + 2;
+    // The same layout with 64 levels reads its value: the two refusals below are the budget's.
     let input = format!("{}00", "91".repeat(levels));
     let err = decode_error(&deep, &input);
     assert!(
@@ -640,6 +660,20 @@ fn nesting_deeper_than_the_limit_is_refused() {
     }
     let err = encode_error(&deep, &value);
     assert!(err.ends_with("expected at most 64 levels of nesting"), "{err}");
+}
+
+#[test]
+fn the_deepest_schema_is_read_whole() {
+    let deep = layout("deep_v0", &chain_of_records(DEPTH_LIMIT));
+    // 64 one-element arrays, then the integer 0.
+    let input = bytes(&format!("{}00", "91".repeat(DEPTH_LIMIT)));
+    let (value, used) = decode(&deep, &input).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(used, DEPTH_LIMIT + 1);
+    let mut expected = json!(0);
+    for _ in 0..DEPTH_LIMIT {
+        expected = json!({ "next": expected });
+    }
+    assert_eq!(value, expected);
 }
 
 /// JSON packed as plain msgpack, against python's `msgpack.packb(value, use_bin_type=True)`
