@@ -173,7 +173,8 @@ pub(crate) fn suggested_type(layout: &Layout, node: &Node) -> String {
         Type::Float(_) => "f64".into(),
         Type::Str(t) if t.raw => "Vec<u8>".into(),
         Type::Str(_) => "String".into(),
-        Type::Bin(_) => "Vec<u8>".into(),
+        Type::Bin(b) => b.len.map_or_else(|| "Vec<u8>".into(), |n| format!("[u8; {n}]")),
+        Type::Ext(t) if t.timestamp => "metalayer::Timestamp".into(),
         Type::Ext(t) if t.ext_type.is_some() => "Vec<u8>".into(),
         Type::Ext(_) => "metalayer::Ext<Vec<u8>>".into(),
         Type::Array(a) => match a.count {

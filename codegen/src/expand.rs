@@ -90,6 +90,7 @@ pub(crate) fn expand(
         lifetime,
         asserts: RefCell::new(Vec::new()),
         record_count: RefCell::new(None),
+        counts: RefCell::new(Vec::new()),
     };
     let pieces = match (target, bound) {
         (Target::Root(record) | Target::Type(_, record), Bound::Record(slots)) => record_pieces(&g, record, slots),

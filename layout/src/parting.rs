@@ -21,8 +21,8 @@ use core::fmt;
 
 use crate::encoding;
 use crate::model::{
-    ArrayType, Const, Count, Encoding, Entry, Family, IntType, Layout, MapType, NESTING_LIMIT, Node, Record, Role,
-    StrType, Type, Wire,
+    ArrayType, BinType, Const, Count, Encoding, Entry, Family, IntType, Layout, MapType, NESTING_LIMIT, Node, Record,
+    Role, StrType, Type, Wire,
 };
 
 /// A set of byte values.
@@ -705,7 +705,10 @@ fn scalar_steps<'a>(
         }) | Type::Str(StrType {
             encoding: Encoding::Canonical { lenient: true },
             ..
-        }) | Type::Bin(Encoding::Canonical { lenient: true })
+        }) | Type::Bin(BinType {
+            encoding: Encoding::Canonical { lenient: true },
+            ..
+        })
     );
     let any_byte = || Token::Byte(ByteSet::range(0, 0xff));
     match (&node.ty, constant) {
@@ -876,7 +879,7 @@ fn first_bytes(layout: &Layout, node: &Node, role: &Role, depth: usize) -> ByteS
         }
         Type::Float(w) => ByteSet::one(w.marker().unwrap_or(0)),
         Type::Str(t) => family_first_bytes(t.encoding, Family::Str),
-        Type::Bin(e) => family_first_bytes(*e, Family::Bin),
+        Type::Bin(b) => family_first_bytes(b.encoding, Family::Bin),
         Type::Ext(t) => family_first_bytes(t.encoding, Family::Ext),
         Type::Array(ArrayType {
             header,

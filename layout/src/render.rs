@@ -267,7 +267,7 @@ fn value_prefix(layout: &Layout, node: &Node, role: Option<&Role>, record: Optio
         Type::Int(t) => int_wire(t, role).map(|w| usize::from(w.width() > 0)),
         Type::Float(_) => Some(1),
         Type::Str(t) => bytes(t.encoding, Family::Str),
-        Type::Bin(e) => bytes(*e, Family::Bin),
+        Type::Bin(b) => bytes(b.encoding, Family::Bin),
         Type::Ext(t) => match t.encoding {
             Encoding::Fixed(w) => Some(w.header_size()),
             Encoding::Canonical { .. } => None,
@@ -951,7 +951,7 @@ fn value_cells(
         Type::Int(t) => int_cells(t, slot, offset, cells),
         Type::Float(w) => float_cells(*w, slot, offset, cells),
         Type::Str(t) => bytes_cells(slot, t.encoding, Family::Str, offset, detailed, cells),
-        Type::Bin(e) => bytes_cells(slot, *e, Family::Bin, offset, detailed, cells),
+        Type::Bin(b) => bytes_cells(slot, b.encoding, Family::Bin, offset, detailed, cells),
         Type::Ext(t) => ext_cells(t, slot, offset, detailed, cells),
         Type::Array(a) => sequence_cells(slot, Family::Array, a.header, &a.count, offset, cells),
         Type::Map(m) => sequence_cells(slot, Family::Map, m.header, &m.count, offset, cells),

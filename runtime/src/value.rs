@@ -204,7 +204,7 @@ impl<'de, const N: usize> BinField<'de> for [u8; N] {
     }
     #[inline]
     fn from_bytes(bytes: &'de [u8]) -> Result<Self, DecodeErrorKind> {
-        bytes.try_into().map_err(|_| DecodeErrorKind::FixedLength {
+        bytes.try_into().map_err(|_| DecodeErrorKind::FixedBytes {
             expected: N,
             found: bytes.len(),
         })
@@ -219,7 +219,7 @@ impl<'de, const N: usize> BinField<'de> for arrayvec::ArrayVec<u8, N> {
     }
     #[inline]
     fn from_bytes(bytes: &'de [u8]) -> Result<Self, DecodeErrorKind> {
-        arrayvec::ArrayVec::try_from(bytes).map_err(|_| DecodeErrorKind::Capacity {
+        arrayvec::ArrayVec::try_from(bytes).map_err(|_| DecodeErrorKind::StrCapacity {
             capacity: N,
             found: bytes.len(),
         })

@@ -1,14 +1,14 @@
 //! The files of a schema: the schema itself, and those it extends or includes, read depth
 //! first.
 
-use super::Ctx;
+use super::{Ctx, LANGUAGE_DEFAULT, LANGUAGE_LATEST};
 use crate::load::Source;
 use crate::parse::{Sp, Table};
 
 /// The keys of a schema file's top-level table.
 const TOP_KEYS: &[&str] = &["schema", "container", "value", "entry", "types"];
 /// The keys of the main schema's `[schema]` table.
-const SCHEMA_KEYS: &[&str] = &["metalayer", "description", "source", "extends", "include"];
+const SCHEMA_KEYS: &[&str] = &["metalayer", "description", "source", "language", "extends", "include"];
 
 /// Everything the files of a schema define, before checking.
 #[derive(Default)]
@@ -52,6 +52,7 @@ pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize
     let schema = schema.clone();
     if is_main {
         cx.check_known_keys(file, &schema, "[schema]", SCHEMA_KEYS);
+        check_language_known(cx, file, &schema);
     }
     let mut refs = Vec::new();
     if let Some(base) = cx.string(file, &schema, "extends") {
@@ -87,6 +88,26 @@ pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize
                 }
             }
         }
+    }
+}
+
+/// Rule: `language` in `[schema]` names a version of the schema language: 2 (the default) or
+/// 3. Sets the language the schema is read in.
+fn check_language_known(cx: &mut Ctx<'_, '_>, file: usize, schema: &Table) {
+    let Some(v) = cx.integer(file, schema, "language") else {
+        return;
+    };
+    if (LANGUAGE_DEFAULT..=LANGUAGE_LATEST).contains(&v.value) {
+        cx.language = v.value;
+    } else {
+        cx.error(
+            file,
+            v.span,
+            format!(
+                "language {} is not a version of the schema language: {LANGUAGE_DEFAULT} (the default) or {LANGUAGE_LATEST}",
+                v.value
+            ),
+        );
     }
 }
 
@@ -167,6 +188,30 @@ mod tests {
         let b = "[schema]\ninclude = [\"c.toml\"]\n";
         let main = format!("{HEAD}include = [\"b.toml\"]\n[value]\ntype = \"point\"\n");
         assert_eq!(problems_with(&main, &[("b.toml", b), ("c.toml", c)]), []);
+    }
+
+    #[test]
+    fn check_language_known() {
+        let text = format!("{HEAD}language = 4\n[value]\nwire = \"int\"\n");
+        assert_eq!(
+            problems_in(&text),
+            [at(
+                5,
+                12,
+                "language 4 is not a version of the schema language: 2 (the default) or 3"
+            )]
+        );
+        // Language 2 is what a schema without `language` is read in: a key of language 3 is
+        // refused there, and accepted under `language = 3`.
+        let two = format!("{HEAD}[value]\nwire = \"bin\"\nlen = 32\n");
+        assert_eq!(
+            problems_in(&two),
+            [at(7, 1, "`len` is language 3: state `language = 3` in [schema]")]
+        );
+        let three = format!("{HEAD}language = 3\n[value]\nwire = \"bin\"\nlen = 32\n");
+        assert_eq!(problems_in(&three), []);
+        let two = format!("{HEAD}language = 2\n[value]\nwire = \"int\"\n");
+        assert_eq!(problems_in(&two), []);
     }
 
     #[test]

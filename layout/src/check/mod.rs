@@ -63,7 +63,16 @@ const NODE_KEYS: &[&str] = &[
     "key_type",
     "value_type",
     "allow_header_overflow",
+    "len",
 ];
+
+/// The language version a schema file states in `[schema]` when it does not state one: the
+/// language before `language = 3`.
+pub(crate) const LANGUAGE_DEFAULT: i128 = 2;
+
+/// The newest language version: fixed lengths (`len`), timestamps, counts of nested arrays and
+/// optional entries that go together (`together_with`).
+pub(crate) const LANGUAGE_LATEST: i128 = 3;
 
 /// Parses the main schema, reads the files it extends or includes, and checks them all.
 pub(crate) fn check(main: Source, resolve: &mut Resolve<'_>) -> Result<Layout, Vec<Diagnostic>> {
@@ -73,6 +82,7 @@ pub(crate) fn check(main: Source, resolve: &mut Resolve<'_>) -> Result<Layout, V
         files: vec![main],
         diags: Vec::new(),
         resolve,
+        language: LANGUAGE_DEFAULT,
     };
     let mut gathered = files::Gathered::default();
     gathered.tables.push((0, main_table));
@@ -102,6 +112,7 @@ fn wire_names() -> String {
             names.push(f.name());
         }
     }
+    names.extend(crate::model::ExtType::TIMESTAMP_WIRES.iter().map(|(n, _)| *n));
     names.join(", ")
 }
 
@@ -144,9 +155,25 @@ struct Ctx<'l, 'a> {
     resolve: &'l mut Resolve<'a>,
     /// The chain of files being extended or included (indices in `files`), for cycles.
     stack: Vec<usize>,
+    /// The language version the main schema states (`language = 3`), which its files are
+    /// read in.
+    language: i128,
 }
 
 impl Ctx<'_, '_> {
+    /// Rule: a key of language 3 (`len`, a timestamp, `together_with`, a nested array's
+    /// `count`) is written in a schema that states `language = 3` in `[schema]`; a schema of
+    /// an earlier language keeps meaning what it meant.
+    fn check_language(&mut self, file: usize, span: Range<usize>, what: &str) {
+        if self.language < LANGUAGE_LATEST {
+            self.error(
+                file,
+                span,
+                format!("{what} is language {LANGUAGE_LATEST}: state `language = {LANGUAGE_LATEST}` in [schema]"),
+            );
+        }
+    }
+
     fn error(&mut self, file: usize, span: Range<usize>, message: impl Into<String>) {
         let mut d = Diagnostic::new(span, message);
         if file > 0 {
@@ -334,8 +361,17 @@ mod testing {
 
     /// The problems of [`HEAD`] followed by `body`, placed in `body`: its first line is line 1.
     pub(crate) fn problems(body: &str) -> Vec<Problem> {
-        let head_lines = HEAD.lines().count();
-        let text = format!("{HEAD}{body}");
+        problems_after(HEAD, body)
+    }
+
+    /// [`problems`] of a schema of language 3: `language = 3` follows [`HEAD`].
+    pub(crate) fn problems3(body: &str) -> Vec<Problem> {
+        problems_after(&format!("{HEAD}language = 3\n"), body)
+    }
+
+    fn problems_after(head: &str, body: &str) -> Vec<Problem> {
+        let head_lines = head.lines().count();
+        let text = format!("{head}{body}");
         problems_in(&text)
             .into_iter()
             .map(|(line, column, message)| (line - head_lines, column, message))
@@ -438,7 +474,7 @@ mod tests {
             [at(
                 6,
                 27,
-                "unknown key `wdth` in an array's element; expected one of: wire, type, marker, width, min, max, values, raw, lenient, ext_type, count, element, key_type, value_type, allow_header_overflow"
+                "unknown key `wdth` in an array's element; expected one of: wire, type, marker, width, min, max, values, raw, lenient, ext_type, count, element, key_type, value_type, allow_header_overflow, len"
             )]
         );
         assert_eq!(

@@ -3,13 +3,13 @@
 
 use core::ops::Range;
 
-use super::node::NodeCx;
+use super::node::{NestedCount, NodeCx};
 use super::{Ctx, NODE_KEYS, NameOf, check_identifier, constant, counts, hex};
 use crate::model::{Encoding, Entry, Family, Record, Wire};
 use crate::parse::{Sp, Table, Val};
 
 /// The keys an `[[entry]]` takes besides those of its node.
-const ENTRY_KEYS: &[&str] = &["name", "key", "const", "length_of", "optional", "doc"];
+const ENTRY_KEYS: &[&str] = &["name", "key", "const", "length_of", "optional", "together_with", "doc"];
 
 /// A record's container and entries as read from one or more files (a schema that extends
 /// another starts with the base's entries): each with its file and its table's span.
@@ -79,6 +79,10 @@ pub(super) struct CheckedEntry {
     pub(super) count: Option<Sp<String>>,
     /// `length_of = [...]`: the entries it is said to count.
     pub(super) length_of: Option<Sp<Vec<Sp<String>>>>,
+    /// `together_with = "<entry>"`: the earlier optional entry it goes together with.
+    pub(super) together_with: Option<Sp<String>>,
+    /// The counts its nested arrays and maps name.
+    pub(super) nested: Vec<NestedCount>,
 }
 
 impl NodeCx<'_> {
@@ -100,6 +104,7 @@ impl NodeCx<'_> {
             counts::check_counts(cx, &mut entries);
         }
         check_optional_entries_are_fields(cx, &entries);
+        check_together_with_earlier_optional(cx, &mut entries);
         if !all_checked {
             return None;
         }
@@ -136,7 +141,10 @@ impl NodeCx<'_> {
         if let Some(key) = &key {
             check_key_unique(cx, file, t, &name, key, earlier);
         }
-        let node = self.node(cx, file, t, span.clone(), &format!("entry `{}`", name.value))?;
+        let mark = self.nested.len();
+        let node = self.node(cx, file, t, span.clone(), &format!("entry `{}`", name.value));
+        let nested: Vec<NestedCount> = self.nested.drain(mark..).collect();
+        let node = node?;
         let count = match t.get("count") {
             Some(Sp {
                 value: Val::Str(s),
@@ -151,6 +159,14 @@ impl NodeCx<'_> {
         let role = constant::role(cx, file, t, &node, &name);
         let length_of = cx.strings(file, t, "length_of");
         let doc = cx.string(file, t, "doc").map(|d| d.value);
+        let together_with = cx.string(file, t, "together_with");
+        if let Some(w) = &together_with {
+            cx.check_language(
+                file,
+                t.key_span("together_with").unwrap_or(w.span.clone()),
+                "`together_with`",
+            );
+        }
         Some(CheckedEntry {
             entry: Entry {
                 name: name.value,
@@ -158,6 +174,7 @@ impl NodeCx<'_> {
                 node,
                 role,
                 optional,
+                together_with: None,
                 doc,
                 span,
             },
@@ -165,6 +182,8 @@ impl NodeCx<'_> {
             name_span: name.span,
             count,
             length_of,
+            together_with,
+            nested,
         })
     }
 }
@@ -319,6 +338,39 @@ fn check_optional_entries_trail(cx: &mut Ctx<'_, '_>, entries: &[CheckedEntry]) 
     }
 }
 
+/// Rule: `together_with` names an earlier optional entry, and is written on an optional one:
+/// the two, and the entries between them, are present together or absent together. Records
+/// the earlier entry's index in the model.
+fn check_together_with_earlier_optional(cx: &mut Ctx<'_, '_>, entries: &mut [CheckedEntry]) {
+    for j in 0..entries.len() {
+        let Some(with) = entries[j].together_with.clone() else {
+            continue;
+        };
+        let (file, name) = (entries[j].file, entries[j].entry.name.clone());
+        let problem = match entries.iter().position(|e| e.entry.name == with.value) {
+            None => Some(format!(
+                "`together_with` names `{}`, which is not an entry of this record",
+                with.value
+            )),
+            Some(i) if i >= j => Some(format!(
+                "`together_with` names `{}`, which does not come before `{name}`: name the earlier entry on the later one",
+                with.value
+            )),
+            Some(i) if !entries[i].entry.optional || !entries[j].entry.optional => Some(format!(
+                "`together_with` joins optional entries, and `{}` is not optional: mark both `optional = true`",
+                if entries[j].entry.optional { &with.value } else { &name }
+            )),
+            Some(i) => {
+                entries[j].entry.together_with = Some(i);
+                None
+            }
+        };
+        if let Some(message) = problem {
+            cx.error(file, with.span, message);
+        }
+    }
+}
+
 /// Rule: an optional entry is a field: a constant or a count is always present.
 fn check_optional_entries_are_fields(cx: &mut Ctx<'_, '_>, entries: &[CheckedEntry]) {
     for e in entries.iter().filter(|e| e.entry.optional && !e.entry.is_field()) {
@@ -420,7 +472,7 @@ fn check_no_marker_on_canonical(cx: &mut Ctx<'_, '_>, c: &Container<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::check::testing::{at, problems};
+    use crate::check::testing::{at, problems, problems3};
 
     /// A record of one int entry in a container of wire type `wire`, with `extra` lines in
     /// `[container]` (line 3 on).
@@ -586,6 +638,42 @@ mod tests {
         );
         let body = "[container]\nwire = \"array\"\n[[entry]]\nname = \"a\"\nwire = \"int\"\noptional = true\n";
         assert_eq!(problems(body), []);
+    }
+
+    #[test]
+    fn check_together_with_earlier_optional() {
+        // Lines 3..=6 `a`, 7..=11 `b`, 12.. `c`.
+        let body = |b: &str, c: &str| {
+            format!(
+                "[container]\nwire = \"array\"\n[[entry]]\nname = \"a\"\nwire = \"int\"\n{b}[[entry]]\nname = \"b\"\nwire = \"int\"\noptional = true\n{c}[[entry]]\nname = \"c\"\nwire = \"str\"\noptional = true\n"
+            )
+        };
+        assert_eq!(
+            problems3(&body("", "together_with = \"c\"\n")),
+            [at(
+                10,
+                17,
+                "`together_with` names `c`, which does not come before `b`: name the earlier entry on the later one"
+            )]
+        );
+        assert_eq!(
+            problems3(&body("", "together_with = \"a\"\n")),
+            [at(
+                10,
+                17,
+                "`together_with` joins optional entries, and `a` is not optional: mark both `optional = true`"
+            )]
+        );
+        assert_eq!(
+            problems3(&body("", "together_with = \"z\"\n")),
+            [at(
+                10,
+                17,
+                "`together_with` names `z`, which is not an entry of this record"
+            )]
+        );
+        let fine = format!("{}together_with = \"b\"\n", body("", ""));
+        assert_eq!(problems3(&fine), []);
     }
 
     /// A record of `n` int entries in a container of wire type `wire`, with `extra` lines in

@@ -230,7 +230,7 @@ fn root_node(cx: &mut Ctx<'_, '_>, main: &Table, root: &RawRecord<'_>, nodes: &m
             return None;
         };
         cx.check_known_keys(MAIN, t, "[value]", super::NODE_KEYS);
-        return nodes.node(cx, MAIN, t, v.span.clone(), "the value");
+        return nodes.single_value(cx, MAIN, t, v.span.clone());
     }
     let (file, _, span) = root.container.as_ref()?;
     let (file, span) = (*file, span.clone());
