@@ -27,6 +27,13 @@ struct DigestVec {
 #[derive(Debug, PartialEq)]
 struct When(Timestamp);
 
+/// A single value held by a struct's one named field.
+#[metalayer(schema_path = "tests/schemas/when_v1.toml")]
+#[derive(Debug, PartialEq)]
+struct Created {
+    at: Timestamp,
+}
+
 #[metalayer(schema_path = "tests/schemas/stamp_v1.toml")]
 #[derive(Debug, PartialEq)]
 struct Stamp {
@@ -129,6 +136,10 @@ fn python_s_timestamps_decode_and_re_encode_exactly() {
         let text = v.json.as_str().expect("text");
         assert_eq!(value::parse_timestamp(text), Ok(t), "{}", v.name);
     }
+    // The same bytes through a struct with one named field.
+    let nanos = all.iter().find(|v| v.name == "nanoseconds").expect("nanoseconds");
+    let created: Created = round_trip(nanos);
+    assert_eq!(created.at.nanoseconds, 123_456_789);
     let record = all.iter().find(|v| v.name == "record").expect("record");
     let stamp: Stamp = round_trip(record);
     assert_eq!(
