@@ -68,6 +68,10 @@ pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize
         if !check_no_file_cycle(cx, file, &reference, &source, how) {
             continue;
         }
+        // A file two others include (a diamond) is read once: its types are defined once.
+        if cx.files.iter().any(|f| f.is_same_file(&source)) {
+            continue;
+        }
         let index = cx.files.len();
         let parsed = crate::parse::parse(&source.text);
         cx.files.push(source);
@@ -182,6 +186,22 @@ mod tests {
                 "b.toml".to_string(),
                 at(2, 12, "include cycle: main -> b.toml -> main again")
             )]
+        );
+        // Two files including a third is no cycle, and the third is read once: its types are
+        // not defined twice, and its errors are reported once.
+        let d = "[types.p]\nwire = \"fixarray\"\n[[types.p.entry]]\nname = \"x\"\nwire = \"int65\"\n";
+        let (b, c) = (
+            "[schema]\ninclude = [\"d.toml\"]\n",
+            "[schema]\ninclude = [\"d.toml\"]\n",
+        );
+        let main = format!("{HEAD}include = [\"b.toml\", \"c.toml\"]\n[value]\ntype = \"p\"\n");
+        let found = problems_with(&main, &[("b.toml", b), ("c.toml", c), ("d.toml", d)]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].0.as_str(), found[0].1.0, found[0].1.1), ("d.toml", 5, 8));
+        let fine = d.replace("int65", "int");
+        assert_eq!(
+            problems_with(&main, &[("b.toml", b), ("c.toml", c), ("d.toml", &fine)]),
+            []
         );
         // Two files including a third is no cycle.
         let c = "[types.point]\nwire = \"fixarray\"\n[[types.point.entry]]\nname = \"x\"\nwire = \"int\"\n";

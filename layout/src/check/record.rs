@@ -17,6 +17,12 @@ const ENTRY_KEYS: &[&str] = &["name", "key", "const", "length_of", "optional", "
 pub(super) struct RawRecord<'t> {
     pub(super) container: Option<(usize, &'t Table, Range<usize>)>,
     pub(super) entries: Vec<(usize, &'t Table, Range<usize>)>,
+    /// The span of `extends` in the main schema, when the container is the base schema's: its
+    /// header then follows from the entries, base and extending alike.
+    pub(super) inherited: Option<Range<usize>>,
+    /// The span of `extends` in the main schema, when the base is a single value, which has no
+    /// entries to extend.
+    pub(super) base_is_value: Option<Range<usize>>,
 }
 
 /// Which record is checked: the schema's top-level one, or a named type. Messages name it,
@@ -110,8 +116,13 @@ impl NodeCx<'_> {
         }
         let total = entries.len();
         let required = entries.iter().position(|e| e.entry.optional).unwrap_or(total);
-        check_header_holds_entries(cx, &container, total, of);
-        check_container_marker(cx, &container, required, total, of);
+        match &raw.inherited {
+            Some(extends) => check_inherited_header_holds_entries(cx, &container, total, extends),
+            None => {
+                check_header_holds_entries(cx, &container, total, of);
+                check_container_marker(cx, &container, required, total, of);
+            }
+        }
         check_no_marker_on_canonical(cx, &container);
         Some(Record {
             form: container.form,
@@ -404,6 +415,27 @@ fn check_header_holds_entries(cx: &mut Ctx<'_, '_>, c: &Container<'_>, total: us
     }
 }
 
+/// Rule: a record whose container is the schema's base's (an extending file with no
+/// `[container]`) has the header the base's wire type writes for all its entries, base and
+/// extending: the base's `marker` counts the base's entries only, and is not this record's. The
+/// wire type must hold them all; the error is at `extends` in the main schema, which can state
+/// a `[container]` of its own.
+fn check_inherited_header_holds_entries(cx: &mut Ctx<'_, '_>, c: &Container<'_>, total: usize, extends: &Range<usize>) {
+    let Encoding::Fixed(w) = c.encoding else { return };
+    let max = w.max_len().unwrap_or(0) as usize;
+    if total > max {
+        let wider = if c.form == Family::Map { "map16" } else { "array16" };
+        cx.error(
+            0,
+            extends.clone(),
+            format!(
+                "the base's container is {}, which holds at most {max} entries, but with this file's the record has {total}: add a [container] with `wire = \"{wider}\"`",
+                w.name()
+            ),
+        );
+    }
+}
+
 /// Rule: a fixed record header's `marker` is the one its wire type writes for the record: the
 /// wire type's own marker, or for a fixarray or fixmap its first marker plus the number of
 /// entries, which optional entries leave open.
@@ -638,6 +670,34 @@ mod tests {
         );
         let body = "[container]\nwire = \"array\"\n[[entry]]\nname = \"a\"\nwire = \"int\"\noptional = true\n";
         assert_eq!(problems(body), []);
+    }
+
+    #[test]
+    fn check_inherited_header_holds_entries() {
+        use crate::check::testing::{HEAD, problems_in};
+        // b2nd_v1's container is a fixarray of marker 0x97: extended by one entry, optional or
+        // not, the header is 0x90 + 8, with no error in the built-in file.
+        let one = |optional: &str| {
+            format!("{HEAD}extends = \"b2nd_v1\"\n[[entry]]\nname = \"extra\"\nwire = \"int\"\n{optional}")
+        };
+        assert_eq!(problems_in(&one("")), []);
+        assert_eq!(problems_in(&one("optional = true\n")), []);
+        let layout = crate::parse("x", &one("")).expect("checks");
+        assert_eq!(layout.fixed_prefix()[0], (0x98, 0x98));
+        // Nine more entries pass fixarray's 15: the error is at `extends`, with the fix.
+        let many: String = (0..9)
+            .map(|i| format!("[[entry]]\nname = \"e{i}\"\nwire = \"int\"\n"))
+            .collect();
+        assert_eq!(
+            problems_in(&format!("{HEAD}extends = \"b2nd_v1\"\n{many}")),
+            [at(
+                5,
+                11,
+                "the base's container is fixarray, which holds at most 15 entries, but with this file's the record has 16: add a [container] with `wire = \"array16\"`"
+            )]
+        );
+        let own = format!("{HEAD}extends = \"b2nd_v1\"\n[container]\nwire = \"array16\"\n{many}");
+        assert_eq!(problems_in(&own), []);
     }
 
     #[test]
