@@ -50,10 +50,8 @@ pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize
         return;
     };
     let schema = schema.clone();
-    if is_main {
-        cx.check_known_keys(file, &schema, "[schema]", SCHEMA_KEYS);
-        check_language_known(cx, file, &schema);
-    }
+    cx.check_known_keys(file, &schema, "[schema]", SCHEMA_KEYS);
+    check_language_known(cx, file, &schema);
     let mut refs = Vec::new();
     if let Some(base) = cx.string(file, &schema, "extends") {
         refs.push((base, Reference::Extend));
@@ -75,6 +73,8 @@ pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize
         let index = cx.files.len();
         let parsed = crate::parse::parse(&source.text);
         cx.files.push(source);
+        let language = cx.languages[file];
+        cx.languages.push(language);
         match parsed {
             Ok(t) => {
                 gathered.tables.push((index, t));
@@ -96,13 +96,13 @@ pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize
 }
 
 /// Rule: `language` in `[schema]` names a version of the schema language: 2 (the default) or
-/// 3. Sets the language the schema is read in.
+/// 3. Sets the language file `file` is read in.
 fn check_language_known(cx: &mut Ctx<'_, '_>, file: usize, schema: &Table) {
     let Some(v) = cx.integer(file, schema, "language") else {
         return;
     };
     if (LANGUAGE_DEFAULT..=LANGUAGE_LATEST).contains(&v.value) {
-        cx.language = v.value;
+        cx.languages[file] = v.value;
     } else {
         cx.error(
             file,
@@ -232,6 +232,31 @@ mod tests {
         assert_eq!(problems_in(&three), []);
         let two = format!("{HEAD}language = 2\n[value]\nwire = \"int\"\n");
         assert_eq!(problems_in(&two), []);
+        // A file of types without `language` is read in the language of the file including it;
+        // one that states its own is read in that.
+        let types = "[types.d]\nwire = \"fixarray\"\n[[types.d.entry]]\nname = \"sha\"\nwire = \"bin\"\nlen = 32\n";
+        let main = |language: &str| format!("{HEAD}{language}include = [\"t.toml\"]\n[value]\ntype = \"d\"\n");
+        assert_eq!(problems_with(&main("language = 3\n"), &[("t.toml", types)]), []);
+        let in_types = (
+            "t.toml".to_string(),
+            at(6, 1, "`len` is language 3: state `language = 3` in [schema]"),
+        );
+        assert_eq!(problems_with(&main(""), &[("t.toml", types)]), [in_types]);
+        let stated = format!("[schema]\nlanguage = 3\n{types}");
+        assert_eq!(problems_with(&main(""), &[("t.toml", &stated)]), []);
+        // The [schema] keys of every file are checked, not only the main schema's.
+        let typo = format!("[schema]\nincude = [\"x\"]\n{types}");
+        assert_eq!(
+            problems_with(&main("language = 3\n"), &[("t.toml", &typo)]),
+            [(
+                "t.toml".to_string(),
+                at(
+                    2,
+                    1,
+                    "unknown key `incude` in [schema]; expected one of: metalayer, description, source, language, extends, include"
+                )
+            )]
+        );
     }
 
     #[test]

@@ -82,7 +82,7 @@ pub(crate) fn check(main: Source, resolve: &mut Resolve<'_>) -> Result<Layout, V
         files: vec![main],
         diags: Vec::new(),
         resolve,
-        language: LANGUAGE_DEFAULT,
+        languages: vec![LANGUAGE_DEFAULT],
     };
     let mut gathered = files::Gathered::default();
     gathered.tables.push((0, main_table));
@@ -169,17 +169,18 @@ struct Ctx<'l, 'a> {
     resolve: &'l mut Resolve<'a>,
     /// The chain of files being extended or included (indices in `files`), for cycles.
     stack: Vec<usize>,
-    /// The language version the main schema states (`language = 3`), which its files are
-    /// read in.
-    language: i128,
+    /// The language version of each file (indices as in `files`): the one its `[schema]`
+    /// states (`language = 3`), or else that of the file that extends or includes it, and 2
+    /// for the main schema.
+    languages: Vec<i128>,
 }
 
 impl Ctx<'_, '_> {
     /// Rule: a key of language 3 (`len`, a timestamp, `together_with`, a nested array's
-    /// `count`) is written in a schema that states `language = 3` in `[schema]`; a schema of
-    /// an earlier language keeps meaning what it meant.
+    /// `count`) is written in a file of language 3 (see `languages`); a schema of an earlier
+    /// language keeps meaning what it meant.
     fn check_language(&mut self, file: usize, span: Range<usize>, what: &str) {
-        if self.language < LANGUAGE_LATEST {
+        if self.languages.get(file).copied().unwrap_or(LANGUAGE_DEFAULT) < LANGUAGE_LATEST {
             self.error(
                 file,
                 span,
