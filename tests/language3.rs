@@ -94,6 +94,27 @@ fn round_trip<T: DecodeOwned>(v: &Vector) -> T {
     value
 }
 
+/// The vector named `name`.
+fn find<'v>(all: &'v [Vector], name: &str) -> &'v Vector {
+    all.iter()
+        .find(|v| v.name == name)
+        .unwrap_or_else(|| panic!("no vector {name}"))
+}
+
+/// Generated code refuses the bytes with `expected`, and the engine with the same error.
+fn refused<T: DecodeOwned>(bytes: &[u8], expected: &str) {
+    assert_eq!(T::decode(bytes).err().map(|e| e.to_string()).as_deref(), Some(expected));
+    engine_agrees::<T>(bytes, None);
+}
+
+/// Generated code refuses to encode `value` with `expected`, and the engine `json`, the same
+/// value, with the same error.
+fn encode_refused<T: Metalayer>(value: &T, json: Value, expected: &str) {
+    assert_eq!(value.encode().unwrap_err().to_string(), expected);
+    let layout = engine_layout(T::SCHEMA);
+    assert_eq!(value::encode(layout, &json).unwrap_err().to_string(), expected);
+}
+
 #[test]
 fn python_s_digest_decodes_and_a_short_one_is_refused() {
     let all = vectors();
@@ -208,18 +229,16 @@ fn timestamps_in_other_forms_are_refused_unless_lenient() {
 #[test]
 fn entries_that_go_together_are_both_present_or_both_absent() {
     let all = vectors();
-    let both: Typed = round_trip(all.iter().find(|v| v.name == "dtype").expect("dtype"));
+    let both: Typed = round_trip(find(&all, "dtype"));
     assert_eq!((both.dtype_format, both.dtype.as_deref()), (Some(0), Some("<i4")));
-    let neither: Typed = round_trip(all.iter().find(|v| v.name == "no dtype").expect("no dtype"));
+    let neither: Typed = round_trip(find(&all, "no dtype"));
     assert_eq!((neither.dtype_format, neither.dtype), (None, None));
 
     // python's [0, 1, [5], 0]: four entries end between dtype_format and dtype.
-    let alone = all.iter().find(|v| v.name == "dtype_format alone").expect("alone");
-    assert_eq!(
-        Typed::decode(&alone.bytes).unwrap_err().to_string(),
-        "typed_v1: at byte 0x00 in the container: expected dtype_format and dtype both present or both absent, found 4 entries, which end between them"
+    refused::<Typed>(
+        &find(&all, "dtype_format alone").bytes,
+        "typed_v1: at byte 0x00 in the container: expected dtype_format and dtype both present or both absent, found 4 entries, which end between them",
     );
-    engine_agrees::<Typed>(&alone.bytes, None);
 
     // Encoding one without the other is refused, by generated code and by the engine alike.
     let value = Typed {
@@ -227,39 +246,33 @@ fn entries_that_go_together_are_both_present_or_both_absent() {
         dtype_format: Some(0),
         dtype: None,
     };
-    let expected =
-        "typed_v1: in dtype: expected dtype_format and dtype both present or both absent, found only dtype_format";
-    assert_eq!(value.encode().unwrap_err().to_string(), expected);
-    let layout = engine_layout("typed_v1");
-    let json = serde_json::json!({"shape": [5], "dtype_format": 0});
-    assert_eq!(value::encode(layout, &json).unwrap_err().to_string(), expected);
+    encode_refused(
+        &value,
+        serde_json::json!({"shape": [5], "dtype_format": 0}),
+        "typed_v1: in dtype: expected dtype_format and dtype both present or both absent, found only dtype_format",
+    );
 }
 
 #[test]
 fn nested_arrays_are_counted_by_an_earlier_entry() {
     let all = vectors();
-    let grid: Grid = round_trip(all.iter().find(|v| v.name == "corners").expect("corners"));
+    let grid: Grid = round_trip(find(&all, "corners"));
     assert_eq!(grid.corners, [[0, 0], [2, 3]]);
 
     // python's [0, 2, [3, 4], [[0, 0], [2]]]: the second corner's header (0x91, at byte 0x0a:
     // 94 00 02 92 03 04 92 92 00 00 91) states 1 element where ndim is 2.
-    let short = all.iter().find(|v| v.name == "a short corner").expect("short");
-    assert_eq!(
-        Grid::decode(&short.bytes).unwrap_err().to_string(),
-        "grid_v1: at byte 0x0a in corners[1]: expected a count of 2 (ndim), found 1"
+    refused::<Grid>(
+        &find(&all, "a short corner").bytes,
+        "grid_v1: at byte 0x0a in corners[1]: expected a count of 2 (ndim), found 1",
     );
-    engine_agrees::<Grid>(&short.bytes, None);
-
     let value = Grid {
         shape: vec![3, 4],
         corners: vec![vec![0, 0], vec![2]],
     };
-    let expected = "grid_v1: in corners[1]: expected 2 elements (the length of shape, both counted by ndim), found 1";
-    assert_eq!(value.encode().unwrap_err().to_string(), expected);
-    let json = serde_json::json!({"shape": [3, 4], "corners": [[0, 0], [2]]});
-    assert_eq!(
-        value::encode(engine_layout("grid_v1"), &json).unwrap_err().to_string(),
-        expected
+    encode_refused(
+        &value,
+        serde_json::json!({"shape": [3, 4], "corners": [[0, 0], [2]]}),
+        "grid_v1: in corners[1]: expected 2 elements (the length of shape, both counted by ndim), found 1",
     );
 }
 
