@@ -172,6 +172,30 @@ impl<'a> Gen<'a> {
         );
     }
 
+    /// That the type bound to a string or byte string of fixed length (`len`) can hold that
+    /// many bytes: a `[u8; N]` exactly, an `ArrayVec<u8, N>` or `ArrayString<N>` at least.
+    fn fixed_len_assert(&self, node: &Node, ty: &TokenStream, span: Span, what: &str, shown: &str) {
+        let rt = &self.rt;
+        let Some((_, family, Some(len))) = node.ty.bytes_layout() else {
+            return;
+        };
+        let k = usize_lit(len);
+        let condition = match &node.ty {
+            Type::Str(t) if !t.raw => quote!(#k <= <#ty as #rt::StrField<'static>>::MAX_LEN),
+            _ => {
+                quote!(<#ty as #rt::BinField<'static>>::MIN_LEN <= #k && #k <= <#ty as #rt::BinField<'static>>::MAX_LEN)
+            }
+        };
+        self.assert(
+            span,
+            condition,
+            format!(
+                "`{shown}` cannot hold {what}: it is a {} of exactly {len} bytes (`len = {len}`), and the type holds no such length",
+                family.name()
+            ),
+        );
+    }
+
     pub(crate) fn type_asserts(
         &self,
         node: &Node,
@@ -206,6 +230,7 @@ impl<'a> Gen<'a> {
                     );
                 }
             }
+            Type::Str(_) | Type::Bin(_) => self.fixed_len_assert(node, ty, span, what, shown),
             Type::Float(w) => {
                 let bits = if *w == Wire::Float32 { 32u32 } else { 64u32 };
                 self.assert(

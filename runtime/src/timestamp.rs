@@ -261,6 +261,11 @@ impl TryFrom<Timestamp> for std::time::SystemTime {
 /// let t = Timestamp { seconds: 3, nanoseconds: 0 };
 /// assert_eq!(<Timestamp as TimestampField>::from_timestamp(t).to_timestamp(), t);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold a timestamp entry",
+    label = "the schema gives this field a timestamp wire type",
+    note = "use `metalayer::Timestamp`, which converts to and from `std::time::SystemTime`"
+)]
 pub trait TimestampField: Sized {
     /// The field's value from a decoded timestamp.
     fn from_timestamp(t: Timestamp) -> Self;
