@@ -703,10 +703,14 @@ fn int_wire(t: &IntType, role: Option<&Role>) -> Option<Wire> {
 }
 
 /// The wire a string, bin or ext is written with, when the schema or its constant fixes it.
-fn bytes_wire(enc: Encoding, family: Family, role: Option<&Role>) -> Option<Wire> {
-    match (enc, role) {
-        (Encoding::Fixed(w), _) => Some(w),
-        (Encoding::Canonical { .. }, Some(Role::Const(Const::Bytes(b)))) => Wire::smallest_len(family, b.len() as u64),
+fn bytes_wire(enc: Encoding, family: Family, role: Option<&Role>, len: Option<usize>) -> Option<Wire> {
+    match (enc, role, len) {
+        (Encoding::Fixed(w), _, _) => Some(w),
+        (Encoding::Canonical { .. }, Some(Role::Const(Const::Bytes(b))), _) => {
+            Wire::smallest_len(family, b.len() as u64)
+        }
+        // A fixed length (`len`) has one smallest header.
+        (Encoding::Canonical { .. }, _, Some(n)) => Wire::smallest_len(family, n as u64),
         _ => None,
     }
 }
@@ -950,8 +954,8 @@ fn value_cells(
         Type::Bool => bool_cells(slot, offset, cells),
         Type::Int(t) => int_cells(t, slot, offset, cells),
         Type::Float(w) => float_cells(*w, slot, offset, cells),
-        Type::Str(t) => bytes_cells(slot, t.encoding, Family::Str, offset, detailed, cells),
-        Type::Bin(b) => bytes_cells(slot, b.encoding, Family::Bin, offset, detailed, cells),
+        Type::Str(t) => bytes_cells(slot, (t.encoding, t.len), Family::Str, offset, detailed, cells),
+        Type::Bin(b) => bytes_cells(slot, (b.encoding, b.len), Family::Bin, offset, detailed, cells),
         Type::Ext(t) => ext_cells(t, slot, offset, detailed, cells),
         Type::Array(a) => sequence_cells(slot, Family::Array, a.header, &a.count, offset, cells),
         Type::Map(m) => sequence_cells(slot, Family::Map, m.header, &m.count, offset, cells),
@@ -1047,6 +1051,9 @@ fn ext_cells(t: &ExtType, slot: &Slot<'_>, offset: Option<usize>, detailed: bool
     let type_note = t
         .ext_type
         .map_or_else(|| "the ext type byte".to_string(), |b| format!("ext type {b}"));
+    if t.timestamp {
+        return timestamp_cells(t, slot, offset, cells);
+    }
     let Encoding::Fixed(w) = t.encoding else {
         let what = "ext with the smallest header: fixext1..fixext16 (marker, type) or ext8, ext16, ext32 (marker, length, type)";
         if detailed {
@@ -1071,6 +1078,29 @@ fn ext_cells(t: &ExtType, slot: &Slot<'_>, offset: Option<usize>, detailed: bool
         }
         None => cells.push(Cell::span(name)),
     }
+}
+
+/// A timestamp's cells: its marker, the type byte ff and the data of its form, or, canonical,
+/// one cell for the smallest form.
+fn timestamp_cells(t: &ExtType, slot: &Slot<'_>, offset: Option<usize>, cells: &mut Vec<Cell>) {
+    let name = &slot.name;
+    let Encoding::Fixed(w) = t.encoding else {
+        let what = "timestamp (ext -1) in the smallest of its forms: d6 ff and 4 bytes of seconds, d7 ff and 8 bytes of nanoseconds and seconds, or c7 0c ff and 12 bytes";
+        cells.push(Cell::span(name).noted(note(slot, what, None)));
+        return;
+    };
+    let marker = w.marker().unwrap_or(0);
+    cells.push(Cell::byte(
+        format!("{marker:02x}"),
+        offset,
+        note(slot, t.wire_name(), None),
+    ));
+    let len = metalayer_runtime::Timestamp::data_len(w);
+    if w.fixext_len().is_none() {
+        cells.push(Cell::byte(format!("{len:02x}"), None, "12 bytes of data"));
+    }
+    cells.push(Cell::byte("ff", None, "ext type -1, a timestamp"));
+    cells.push(Cell::sized(name, len));
 }
 
 /// An array's or map's header cells, then one cell for its elements.
@@ -1128,7 +1158,7 @@ fn header_cells(
 /// A string's or bin's cells: marker (and length), text.
 fn bytes_cells(
     slot: &Slot<'_>,
-    enc: Encoding,
+    (enc, len): (Encoding, Option<usize>),
     family: Family,
     offset: Option<usize>,
     detailed: bool,
@@ -1140,11 +1170,15 @@ fn bytes_cells(
         Some(c) => Cell::plain(const_text(c)),
         None => Cell::plain(format!("{name}_{body}")),
     };
-    match bytes_wire(enc, family, slot.role()) {
+    match bytes_wire(enc, family, slot.role(), len) {
         Some(w) => {
             let what = match enc {
                 Encoding::Fixed(_) => w.name().to_string(),
                 Encoding::Canonical { .. } => format!("{}, always {} {}", family.name(), article(w.name()), w.name()),
+            };
+            let what = match len {
+                Some(n) => format!("{what} of exactly {n} bytes"),
+                None => what,
             };
             // A string field's note is its wire type alone, as the seeds write it.
             let n = if slot.constant().is_some() || slot.entry.is_some_and(|e| e.optional) {
@@ -1164,14 +1198,15 @@ fn bytes_cells(
                 }
                 None => {
                     // fixstr: the length is in the marker.
-                    let label = match slot.constant() {
-                        Some(Const::Bytes(b)) => match encoding::header_bytes(w, b.len()).first() {
-                            Some(marker) => format!("{marker:02x}"),
-                            None => "aX".into(),
-                        },
-                        _ => "aX".into(),
+                    let known = match slot.constant() {
+                        Some(Const::Bytes(b)) => Some(b.len()),
+                        _ => len,
                     };
-                    let n = if slot.constant().is_some() {
+                    let label = match known.and_then(|n| encoding::header_bytes(w, n).first().copied()) {
+                        Some(marker) => format!("{marker:02x}"),
+                        None => "aX".into(),
+                    };
+                    let n = if known.is_some() {
                         n
                     } else {
                         format!("{n} with X=len({name})")

@@ -37,3 +37,37 @@ fn a_fixed_length_makes_the_size_a_constant() {
     let layout = parse("fixed_v1", &fixed).expect("checks");
     assert_eq!(length_formula(&layout).to_string(), "18");
 }
+
+#[test]
+fn a_fixed_length_header_is_part_of_the_fixed_prefix() {
+    let layout = parse("digest_v1", &format!("{HEAD}{DIGEST}")).expect("checks");
+    let prefix = layout.fixed_prefix();
+    // 82, a7 "version", 01, a6 "sha256": 17 bytes; then the bin8 header c4 20 (32 bytes), and
+    // the digest's 32 bytes, each any value: every byte of the layout has its place.
+    assert_eq!(prefix.len(), 51);
+    assert_eq!(prefix[17..19], [(0xc4, 0xc4), (0x20, 0x20)]);
+    assert!(prefix[19..].iter().all(|&b| b == (0x00, 0xff)));
+}
+
+#[test]
+fn diagrams_show_fixed_lengths_and_timestamps() {
+    let digest = parse("digest_v1", &format!("{HEAD}{DIGEST}")).expect("checks");
+    let text = metalayer_layout::diagram(&digest);
+    assert!(text.contains("| c4 | sha256_len | sha256_bytes |"), "{text}");
+    assert!(text.contains("bin, always a bin8 of exactly 32 bytes"), "{text}");
+    let forms = format!(
+        "{HEAD}[container]\nwire = \"fixarray\"\n[[entry]]\nname = \"t\"\nwire = \"timestamp96\"\n[[entry]]\nname = \"id\"\nwire = \"fixstr\"\nlen = 8\n[[entry]]\nname = \"u\"\nwire = \"timestamp\"\n"
+    );
+    let layout = parse("forms_v1", &forms).expect("checks");
+    let text = metalayer_layout::diagram(&layout);
+    // timestamp96: c7, 12 bytes of data, the type ff, then the 12 bytes; a fixstr of 8 bytes
+    // is the marker a8; a canonical timestamp is one of three forms.
+    assert!(text.contains("| 9X| c7| 0c| ff| t "), "{text}");
+    assert!(text.contains("| a8 | id_string |"), "{text}");
+    assert!(
+        text.contains("timestamp (ext -1) in the smallest of its forms"),
+        "{text}"
+    );
+    // 1 + 15 + 9 bytes, then the canonical timestamp's header and data.
+    assert_eq!(length_formula(&layout).to_string(), "25 + hdr(u) + len(u)");
+}
