@@ -490,8 +490,9 @@ fn formula_notes(layout: &Layout, record: &Record, length: &Size) -> Vec<String>
         .collect();
     if !optional.is_empty() {
         notes.push(format!(
-            "Optional entries ({}) are written only when present; the header counts the entries written.",
-            optional.join(", ")
+            "Optional entries ({}) are written only when present; the header counts the entries written.{}",
+            optional.join(", "),
+            together_note(record)
         ));
     }
     if !length.is_linear() {
@@ -751,11 +752,13 @@ impl<'a> Slot<'a> {
         }
     }
 
-    fn part(name: String) -> Slot<'a> {
+    /// A part of an entry's value (an element, a key, a value) of `record`, whose count entries
+    /// count the arrays and maps nested in its entries.
+    fn part(name: String, record: Option<&'a Record>) -> Slot<'a> {
         Slot {
             name,
             entry: None,
-            record: None,
+            record,
         }
     }
 
@@ -1267,7 +1270,7 @@ fn indent(text: &str, by: usize) -> String {
 }
 
 /// The block of an array's or map's elements, and the blocks of their own parts, indented.
-fn sequence_block(layout: &Layout, node: &Node, slot: &Slot<'_>, depth: usize, out: &mut String) {
+fn sequence_block<'n>(layout: &Layout, node: &'n Node, slot: &Slot<'n>, depth: usize, out: &mut String) {
     let count = match &node.ty {
         Type::Array(a) => &a.count,
         Type::Map(m) => &m.count,
@@ -1296,9 +1299,9 @@ fn sequence_block(layout: &Layout, node: &Node, slot: &Slot<'_>, depth: usize, o
                 scalar_elements_block(&section, wire, &wire_name, &element_word(count_entry), &mut block);
                 Vec::new()
             }
-            None => elements_block(layout, &section, a, &mut block),
+            None => elements_block(layout, &section, a, slot.record, &mut block),
         },
-        Type::Map(m) => pairs_block(layout, &section, m, &mut block),
+        Type::Map(m) => pairs_block(layout, &section, m, slot.record, &mut block),
         _ => Vec::new(),
     };
     for (node, part) in nested {
@@ -1373,6 +1376,7 @@ fn elements_block<'n>(
     layout: &Layout,
     section: &Section<'_>,
     a: &'n ArrayType,
+    record: Option<&'n Record>,
     block: &mut String,
 ) -> Vec<(&'n Node, Slot<'n>)> {
     let Section { name, doc, symbol } = section;
@@ -1380,7 +1384,7 @@ fn elements_block<'n>(
         "The `{name}` section{doc}: {symbol} elements, each {}",
         describe(layout, &a.element)
     ));
-    let element = Slot::part(format!("{name}[i]"));
+    let element = Slot::part(format!("{name}[i]"), record);
     if let Type::Ref(_) = a.element.ty {
         block.push_str(".\n");
     } else {
@@ -1398,6 +1402,7 @@ fn pairs_block<'n>(
     layout: &Layout,
     section: &Section<'_>,
     m: &'n MapType,
+    record: Option<&'n Record>,
     block: &mut String,
 ) -> Vec<(&'n Node, Slot<'n>)> {
     let Section { name, doc, symbol } = section;
@@ -1406,8 +1411,8 @@ fn pairs_block<'n>(
         describe(layout, &m.key),
         describe(layout, &m.value)
     ));
-    let key = Slot::part(format!("{name}[i].key"));
-    let value = Slot::part(format!("{name}[i].value"));
+    let key = Slot::part(format!("{name}[i].key"), record);
+    let value = Slot::part(format!("{name}[i].value"), record);
     let mut cells = Vec::new();
     value_cells(layout, &m.key, &key, None, true, &mut cells);
     value_cells(layout, &m.value, &value, None, true, &mut cells);
@@ -1532,10 +1537,25 @@ fn record_body(layout: &Layout, record: &Record, out: &mut String) {
         .collect();
     if !optional.is_empty() {
         out.push_str(&format!(
-            "\nOptional entries: {}. Each is written only when present, and only after the ones before it; the header counts the entries written.\n",
-            optional.join(", ")
+            "\nOptional entries: {}. Each is written only when present, and only after the ones before it; the header counts the entries written.{}\n",
+            optional.join(", "),
+            together_note(record)
         ));
     }
+}
+
+/// ` `a` and `b` go together: both are present or both absent.`, per pair of optional entries
+/// that go together (`together_with`); empty when there are none.
+fn together_note(record: &Record) -> String {
+    record
+        .together()
+        .map(|(i, j)| {
+            format!(
+                " `{}` and `{}` go together: both are present or both absent.",
+                record.entries[i].name, record.entries[j].name
+            )
+        })
+        .collect()
 }
 
 /// A block per array, map and (unless the row is `detailed`) string of the top row, the
@@ -1593,7 +1613,7 @@ fn final_section(layout: &Layout, record: &Record, start: usize, out: &mut Strin
 
 /// A top-level value that is not a record: its cells and blocks.
 fn value_body(layout: &Layout, node: &Node, out: &mut String) {
-    let slot = Slot::part("value".into());
+    let slot = Slot::part("value".into(), None);
     let mut cells = Vec::new();
     value_cells(layout, node, &slot, Some(0), true, &mut cells);
     draw(&cells, false, out);

@@ -71,3 +71,23 @@ fn diagrams_show_fixed_lengths_and_timestamps() {
     // 1 + 15 + 9 bytes, then the canonical timestamp's header and data.
     assert_eq!(length_formula(&layout).to_string(), "25 + hdr(u) + len(u)");
 }
+
+#[test]
+fn diagrams_name_nested_counts_and_entries_that_go_together() {
+    let body = "[container]\nwire = \"array\"\n\
+        [[entry]]\nname = \"ndim\"\nwire = \"int\"\nmin = 0\nmax = 8\nlength_of = [\"shape\"]\n\
+        [[entry]]\nname = \"shape\"\nwire = \"array\"\ncount = \"ndim\"\nelement = { wire = \"int\" }\n\
+        [[entry]]\nname = \"corners\"\nwire = \"array\"\nelement = { wire = \"array\", count = \"ndim\", element = { wire = \"int\" } }\n\
+        [[entry]]\nname = \"dtype_format\"\nwire = \"int\"\nmin = 0\nmax = 127\noptional = true\n\
+        [[entry]]\nname = \"dtype\"\nwire = \"str\"\noptional = true\ntogether_with = \"dtype_format\"\n";
+    let layout = parse("grid_v1", &format!("{HEAD}{body}")).expect("checks");
+    let text = metalayer_layout::diagram(&layout);
+    assert!(
+        text.contains("The `corners[i]` section: nd elements, each an int"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`dtype_format` and `dtype` go together: both are present or both absent."),
+        "{text}"
+    );
+}
