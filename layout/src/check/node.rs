@@ -177,6 +177,7 @@ impl<'n> NodeCx<'n> {
         self.nesting -= 1;
         let element = element?;
         let header_overflow = check_header_overflow_reason(cx, file, t, span);
+        self.check_no_header_overflow_nested(cx, file, t);
         Some(Type::Array(ArrayType {
             header,
             count,
@@ -231,6 +232,22 @@ impl<'n> NodeCx<'n> {
             },
             node: span.clone(),
         });
+    }
+
+    /// Rule: `allow_header_overflow` is for an entry's own fixarray, counted by an earlier
+    /// entry (c-blosc2's shapes); an array nested in an entry or in a single value has a
+    /// msgpack header, and the key would be ignored there.
+    fn check_no_header_overflow_nested(&self, cx: &mut Ctx<'_, '_>, file: usize, t: &Table) {
+        if self.nesting == 0 {
+            return;
+        }
+        if let Some(span) = t.key_span("allow_header_overflow") {
+            cx.error(
+                file,
+                span,
+                "`allow_header_overflow` applies to an entry's own fixarray counted by an earlier entry, not to an array nested in a value",
+            );
+        }
     }
 
     /// Checks the top-level value of a `[value]` schema, whose arrays and maps have no record
@@ -969,6 +986,29 @@ mod tests {
         );
         assert_eq!(problems3(&entry("wire = \"bin8\"\nlen = 32\n")), []);
         assert_eq!(problems3(&entry("wire = \"str\"\nlen = 31\n")), []);
+    }
+
+    #[test]
+    fn check_no_header_overflow_nested() {
+        assert_eq!(
+            problems(&entry(
+                "wire = \"array\"\nelement = { wire = \"fixarray\", allow_header_overflow = \"x\", element = { wire = \"int\" } }\n"
+            )),
+            [at(
+                6,
+                32,
+                "`allow_header_overflow` applies to an entry's own fixarray counted by an earlier entry, not to an array nested in a value"
+            )]
+        );
+        // A single value's array has no count entry either.
+        let single = value("wire = \"fixarray\"\nallow_header_overflow = \"x\"\nelement = { wire = \"int\" }\n");
+        let found = problems(&single);
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0]
+                .2
+                .starts_with("`allow_header_overflow` applies to an entry's own fixarray")
+        );
     }
 
     #[test]
