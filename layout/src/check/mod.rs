@@ -5,22 +5,26 @@
 //! with a schema that breaks it (the exact message, at its line and column) and one that keeps
 //! it. The rules, by the part of a schema they are about:
 //!
-//! - the files ([`files`]): a schema does not extend or include itself, and the files it names
-//!   exist and parse;
+//! - the files ([`files`]): a schema does not extend or include itself, the files it names
+//!   exist and parse (a file several include is read once), and each file's `language` is 2 or
+//!   3; a key of language 3 is refused in a file of language 2;
 //! - the schema ([`schema`]): `[schema]` states `metalayer`, `description` and `source`; the
-//!   metalayer name fits c-blosc2; one top-level value; type names defined once; no type
-//!   contains itself;
+//!   metalayer name fits c-blosc2; one top-level value; the schema extended is a record; type
+//!   names defined once; no type contains itself;
 //! - a record ([`record`]): a record wire, `lenient` and `marker` as its wire takes them, a
-//!   header that holds the entries; entries named once by identifiers, keys in map records
-//!   only and unique, optional entries trailing and fields;
+//!   header that holds the entries (for a container extended from the base, checked at
+//!   `extends`); entries named once by identifiers, keys in map records only and unique,
+//!   optional entries trailing and fields, `together_with` naming an earlier optional entry;
 //! - counts ([`counts`]): `count = "n"` names an earlier integer entry whose `length_of` lists
 //!   the counted entry and the other way round; a count is not negative, not a constant, and
-//!   its largest value fits the header of what it counts;
-//! - a value ([`node`]): a known wire type or a defined type, the keys its wire type takes,
-//!   markers and widths of that wire type, integer bounds and named values in range, an ext
-//!   type byte, a fixed count the header can state, an array's element and a map's key and
-//!   value types;
-//! - a constant ([`constant`]): of the entry's type, and fitting its wire type.
+//!   its largest value fits the header of what it counts; a nested array's `count` names an
+//!   earlier count of the record;
+//! - a value ([`node`]): a known wire type (a timestamp's among them) or a defined type, the
+//!   keys its wire type takes, markers and widths of that wire type, integer bounds and named
+//!   values in range, an ext type byte, a fixed count and a fixed length the header can state,
+//!   an array's element and a map's key and value types;
+//! - a constant ([`constant`]): of the entry's type, fitting its wire type and its fixed
+//!   length.
 //!
 //! Names of generated Rust items are code generation's business: the checker only requires
 //! entry and type names to be identifiers.
