@@ -63,9 +63,9 @@
 //! A record's struct has one named field per entry whose value the user provides, named like the
 //! entry. Constants (`version`) and counts (`ndim`) are not fields: the encoder derives them and
 //! the decoder checks them. A schema whose top-level value is not a record (python-blosc2's
-//! `LazyArray` is one integer) binds to a tuple struct with one field. A field's type is checked
-//! through the trait of its kind, never by its spelling, so aliases, newtypes and a user's own
-//! types bind too:
+//! `LazyArray` is one integer) binds to a struct with one field, a tuple struct or one named
+//! field. A field's type is checked through the trait of its kind, never by its spelling, so
+//! aliases, newtypes and a user's own types bind too:
 //!
 //! | entry | trait | field types |
 //! |---|---|---|
@@ -73,8 +73,9 @@
 //! | float32, float64 | [`FloatValue`] | `f32`, `f64` (the widths must match) |
 //! | bool | [`BoolValue`] | `bool` |
 //! | string | [`StrField`] | `String`, `Box<str>`, `&'a str` (borrowed from the input), `arrayvec::ArrayString<N>` (feature `arrayvec`) |
-//! | bin, raw string, ext with a constant type | [`BinField`] | `Vec<u8>`, `Box<[u8]>`, `&'a [u8]`, `[u8; N]`, `arrayvec::ArrayVec<u8, N>` |
+//! | bin, raw string, ext with a constant type | [`BinField`] | `Vec<u8>`, `Box<[u8]>`, `&'a [u8]`, `[u8; N]` (`[u8; 32]` for `len = 32`), `arrayvec::ArrayVec<u8, N>` |
 //! | ext with its type byte | [`ExtField`] | [`Ext<B>`](Ext) with any byte-string type `B` |
+//! | timestamp (ext -1) | [`TimestampField`] | [`Timestamp`], which converts to and from `std::time::SystemTime` |
 //! | array | [`ArrayField`] | `Vec<T>`, `[T; N]` (N within the count's bounds), `arrayvec::ArrayVec<T, N>`, of any element type, arrays included |
 //! | map | [`ArrayField`] of [`Pair`]s | `Vec<(K, V)>`, in stored order |
 //! | record type | [`Record`] | a struct with `#[metalayer(schema = "...", layout = "type")]` |
@@ -257,7 +258,7 @@ pub use metalayer_macros::metalayer;
 pub use metalayer_runtime::{
     ArrayField, BinField, BoolValue, Candidate, Decode, DecodeError, DecodeErrorKind, DecodeOwned, DispatchError,
     EncodeError, EncodeErrorKind, Ext, ExtField, Fit, FloatValue, Int, IntValue, Metalayer, MetalayerName, OptionField,
-    Pair, Path, Probe, Record, StrField,
+    Pair, Path, Probe, Record, StrField, Timestamp, TimestampField,
 };
 
 /// The attribute and the traits: `use metalayer::prelude::*;` is all generated types need.

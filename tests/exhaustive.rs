@@ -25,6 +25,7 @@ use metalayer::frame::{
 };
 use metalayer::prelude::*;
 use metalayer::{DecodeError, DecodeErrorKind, DispatchError, Fit, Known, Path};
+use metalayer_runtime::wire::{Family, Wire};
 
 // ---------------------------------------------------------------------------------------------
 // Mutations
@@ -243,6 +244,26 @@ struct SensorFixed {
     temp: i32,
 }
 
+#[metalayer(schema_path = "tests/schemas/mixed_v1.toml")]
+struct MixedOwned {
+    shape: Vec<u64>,
+    corners: Vec<Vec<u64>>,
+    digest: [u8; 4],
+    created: metalayer::Timestamp,
+    dtype_format: Option<u8>,
+    dtype: Option<String>,
+}
+
+#[metalayer(schema_path = "tests/schemas/mixed_v1.toml")]
+struct MixedBorrowed<'a> {
+    shape: ArrayVec<u64, 4>,
+    corners: Vec<ArrayVec<u64, 4>>,
+    digest: &'a [u8],
+    created: metalayer::Timestamp,
+    dtype_format: Option<u8>,
+    dtype: Option<&'a str>,
+}
+
 /// What one decoder made of one input.
 #[derive(Debug)]
 enum Outcome {
@@ -411,7 +432,12 @@ fn engine<T: DecodeOwned>(schema: &str, input: &[u8], to_json: fn(&T) -> serde_j
 /// The layout of a built-in schema, or of one in `tests/schemas`.
 fn engine_layout(schema: &str) -> &'static metalayer_layout::Layout {
     static SENSOR: std::sync::OnceLock<metalayer_layout::Layout> = std::sync::OnceLock::new();
+    static MIXED: std::sync::OnceLock<metalayer_layout::Layout> = std::sync::OnceLock::new();
     match schema {
+        "mixed_v1" => MIXED.get_or_init(|| {
+            metalayer_layout::parse("mixed_v1", include_str!("schemas/mixed_v1.toml"))
+                .unwrap_or_else(|e| panic!("mixed_v1: {e}"))
+        }),
         "sensor_v0" => SENSOR.get_or_init(|| {
             metalayer_layout::parse("sensor_v0", include_str!("schemas/sensor_v0.toml"))
                 .unwrap_or_else(|e| panic!("sensor_v0: {e}"))
@@ -450,6 +476,18 @@ fn sensor_v0_json(v: &SensorOwned) -> serde_json::Value {
     })
 }
 
+fn mixed_v1_json(v: &MixedOwned) -> serde_json::Value {
+    let mut json = serde_json::json!({
+        "version": 0, "ndim": v.shape.len(), "shape": v.shape, "corners": v.corners,
+        "digest": hex(&v.digest), "created": metalayer::value::timestamp_text(v.created),
+    });
+    if let (Some(format), Some(dtype)) = (v.dtype_format, &v.dtype) {
+        json["dtype_format"] = format.into();
+        json["dtype"] = dtype.as_str().into();
+    }
+    json
+}
+
 /// The engine as a flavour, in group 1 with the generated decoders that read whole inputs.
 macro_rules! engine_flavour {
     ($schema:literal, $ty:ty, $to_json:ident) => {
@@ -479,6 +517,16 @@ fn entries(schema: &str) -> &'static [&'static str] {
         "caterva_v0" => &["version", "ndim", "shape", "chunkshape", "blockshape"],
         "sensor_v0" => &[
             "magic", "kind", "n", "readings", "flags", "label", "note", "offset", "big", "temp",
+        ],
+        "mixed_v1" => &[
+            "version",
+            "ndim",
+            "shape",
+            "corners",
+            "digest",
+            "created",
+            "dtype_format",
+            "dtype",
         ],
         other => panic!("unknown schema {other}"),
     }
@@ -516,6 +564,30 @@ fn check_decode_error(e: &DecodeError, input: &[u8], whole: bool) -> Result<(), 
         DecodeErrorKind::StrCapacity { capacity, found } => matches!(byte, Some(0xd9..=0xdb)) && found > capacity,
         DecodeErrorKind::FixedLength { expected, found } => byte == header(found) && found != expected,
         DecodeErrorKind::TrailingBytes { count } => whole && count > 0 && at + count == len,
+        // Canonical encodings, and what language 3 adds (mixed_v1).
+        DecodeErrorKind::Family { expected, found } => {
+            byte == Some(found) && Wire::of_marker(found).map(Wire::family) != Some(expected)
+        }
+        DecodeErrorKind::NotSmallest { expected, found } => {
+            byte.and_then(Wire::of_marker) == Some(found) && found != expected
+        }
+        DecodeErrorKind::Count { expected, found, .. } => at < len && expected != found,
+        DecodeErrorKind::Entries { min, max, found } => at < len && (found < min as u64 || found > max as u64),
+        DecodeErrorKind::Together { found, .. } => at < len && found > 0,
+        DecodeErrorKind::Length { expected, found } => {
+            matches!(
+                byte.and_then(Wire::of_marker).map(Wire::family),
+                Some(Family::Bin | Family::Str)
+            ) && expected != found
+        }
+        DecodeErrorKind::FixedBytes { expected, found } => at < len && expected != found,
+        DecodeErrorKind::ExtType { expected, found } => {
+            matches!(byte.and_then(Wire::of_marker).map(Wire::family), Some(Family::Ext)) && expected != found
+        }
+        DecodeErrorKind::TimestampLength { .. } => {
+            matches!(byte.and_then(Wire::of_marker).map(Wire::family), Some(Family::Ext))
+        }
+        DecodeErrorKind::Nanoseconds { found } => at < len && found > metalayer::__private::NANOS_MAX,
         other => return Err(format!("an error kind this test does not know: {other:?}")),
     };
     if !agrees {
@@ -1045,6 +1117,41 @@ fn sensor_v0_vector_under_every_mutation() {
             decode: whole!(SensorFixed, encode_into),
             complete: false,
             group: 0,
+            prefix: false,
+        },
+    ];
+    run_vectors(&vectors, &flavours);
+}
+
+#[test]
+fn mixed_v1_vector_under_every_mutation() {
+    // python msgpack's bytes for every addition of language 3 (tests/fixtures/language3.json):
+    // the engine and generated code of two field-type flavours agree on every mutation.
+    let fixture: serde_json::Value =
+        serde_json::from_str(include_str!("fixtures/language3.json")).expect("language3.json");
+    let mixed = fixture["vectors"]
+        .as_array()
+        .expect("vectors")
+        .iter()
+        .find(|v| v["name"] == "mixed")
+        .and_then(|v| v["hex"].as_str())
+        .map(unhex)
+        .expect("the mixed vector");
+    let vectors = [Vector::new("python's mixed_v1", mixed)];
+    let flavours = [
+        engine_flavour!("mixed_v1", MixedOwned, mixed_v1_json),
+        Flavour {
+            name: "Vec, [u8; 4], String",
+            decode: whole!(MixedOwned, encode),
+            complete: true,
+            group: 1,
+            prefix: false,
+        },
+        Flavour {
+            name: "ArrayVec, &[u8], &str (encode_into)",
+            decode: whole!(MixedBorrowed, encode_into),
+            complete: true,
+            group: 1,
             prefix: false,
         },
     ];

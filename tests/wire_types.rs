@@ -979,7 +979,8 @@ fn byte_strings_refuse_another_marker_and_length() {
             DecodeErrorKind::Marker { wire, expected, found },
         );
     }
-    // Fixed-size and fixed-capacity fields refuse other lengths, at the value's offset.
+    // Fixed-size and fixed-capacity fields refuse other lengths, at the value's offset, in
+    // bytes.
     let ok = base.with_hex(0, "c4 02 00 ff").with_hex(2, "c6 00 00 00 03 01 02 03");
     assert!(BinsFixed::decode(&ok.bytes()).is_ok());
     let bad = ok.with_hex(0, "c4 03 00 ff 01");
@@ -987,14 +988,14 @@ fn byte_strings_refuse_another_marker_and_length() {
         &bad.bytes(),
         5,
         entry(&"bin8"),
-        DecodeErrorKind::FixedLength { expected: 2, found: 3 },
+        DecodeErrorKind::FixedBytes { expected: 2, found: 3 },
     );
     let bad = ok.with_hex(1, "c5 00 05 01 02 03 04 05");
     decode_err::<BinsFixed>(
         &bad.bytes(),
         9,
         entry(&"bin16"),
-        DecodeErrorKind::Capacity { capacity: 4, found: 5 },
+        DecodeErrorKind::StrCapacity { capacity: 4, found: 5 },
     );
 
     let empty = Bins {

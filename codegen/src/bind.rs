@@ -21,8 +21,9 @@ pub(crate) enum Bound<'a> {
     /// One slot per entry, in entry order: the field and its type, or `None` for a constant
     /// or a count.
     Record(Slots<'a>),
-    /// The one field of a tuple struct that holds a top-level value.
-    Value(&'a FieldType),
+    /// The one field that holds a top-level value: a tuple struct's, or a struct's one named
+    /// field, with its name.
+    Value(&'a FieldType, Option<&'a proc_macro2::Ident>),
 }
 
 fn field_name(f: &Field) -> String {
@@ -34,12 +35,17 @@ pub(crate) fn bind<'a>(input: &'a Item, layout: &Layout, target: &Target<'_>) ->
     let schema = &layout.schema;
     match target {
         Target::Value(node) => match &input.data {
-            Data::Struct(Fields::Tuple(types)) if types.len() == 1 => Ok(Bound::Value(&types[0])),
+            Data::Struct(Fields::Tuple(types)) if types.len() == 1 => Ok(Bound::Value(&types[0], None)),
+            Data::Struct(Fields::Named(named)) if named.len() == 1 => {
+                Ok(Bound::Value(&named[0].ty, Some(&named[0].ident)))
+            }
             _ => Err(vec![Error::new(
                 input.ident.span(),
                 format!(
-                    "{schema} stores a single {} value, not a record: hold it in a tuple struct with one field, such as `struct {}({});`",
+                    "{schema} stores a single {} value, not a record: hold it in a struct with one field, such as `struct {}({});` or `struct {} {{ value: {} }}`",
                     node.wire_name(layout),
+                    input.ident,
+                    suggested_type(layout, node),
                     input.ident,
                     suggested_type(layout, node)
                 ),
@@ -173,7 +179,8 @@ pub(crate) fn suggested_type(layout: &Layout, node: &Node) -> String {
         Type::Float(_) => "f64".into(),
         Type::Str(t) if t.raw => "Vec<u8>".into(),
         Type::Str(_) => "String".into(),
-        Type::Bin(_) => "Vec<u8>".into(),
+        Type::Bin(b) => b.len.map_or_else(|| "Vec<u8>".into(), |n| format!("[u8; {n}]")),
+        Type::Ext(t) if t.timestamp => "metalayer::Timestamp".into(),
         Type::Ext(t) if t.ext_type.is_some() => "Vec<u8>".into(),
         Type::Ext(_) => "metalayer::Ext<Vec<u8>>".into(),
         Type::Array(a) => match a.count {

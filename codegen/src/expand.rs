@@ -90,10 +90,11 @@ pub(crate) fn expand(
         lifetime,
         asserts: RefCell::new(Vec::new()),
         record_count: RefCell::new(None),
+        counts: RefCell::new(Vec::new()),
     };
     let pieces = match (target, bound) {
         (Target::Root(record) | Target::Type(_, record), Bound::Record(slots)) => record_pieces(&g, record, slots),
-        (Target::Value(node), Bound::Value(ty)) => value_pieces(&g, node, ty),
+        (Target::Value(node), Bound::Value(ty, field)) => value_pieces(&g, node, ty, *field),
         // Binding pairs a record with a record and a value with a value.
         _ => return TokenStream::new(),
     };
@@ -206,7 +207,7 @@ fn field_slot<'f>(g: &Gen<'_>, record: &Record, entry: &Entry, field: &'f Field,
 }
 
 /// The pieces of a tuple struct whose one field, of type `ty`, holds the top-level value `node`.
-fn value_pieces(g: &Gen<'_>, node: &Node, ty: &FieldType) -> Pieces {
+fn value_pieces(g: &Gen<'_>, node: &Node, ty: &FieldType, field: Option<&proc_macro2::Ident>) -> Pieces {
     let rt = &g.rt;
     let (schema, metalayer) = (&g.layout.schema, &g.layout.metalayer);
     let ty_tokens = quote!(#ty);
@@ -223,12 +224,16 @@ fn value_pieces(g: &Gen<'_>, node: &Node, ty: &FieldType) -> Pieces {
     let path = quote!(#rt::Path::entry(&#name));
     let value = g.decode(node, &ty_tokens, &path, 1, None, None);
     let var = names::field("value");
-    let place = quote!(self.0);
+    // A tuple struct's field, or the one named field.
+    let (place, build) = match field {
+        Some(f) => (quote!(self.#f), quote!(Self { #f: #var })),
+        None => (quote!(self.0), quote!(Self(#var))),
+    };
     let size = metalayer_layout::size::of(g.layout, node, &Place(Vec::new()));
-    let root = |p: &Place| p.0.is_empty().then(|| (quote!(self.0), node));
+    let root = |p: &Place| p.0.is_empty().then(|| (place.clone(), node));
     Pieces {
         decode: quote!(let #var: #ty_tokens = #value;),
-        build: quote!(Self(#var)),
+        build,
         check: g.check(node, &place, &path, 1, None),
         write: g.write(node, &place, 1),
         len: g.size(&size, &root),

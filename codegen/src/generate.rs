@@ -30,6 +30,9 @@ pub(crate) struct Gen<'a> {
     pub asserts: RefCell<Vec<TokenStream>>,
     /// The number of entries a record being measured has present, for its canonical header.
     pub record_count: RefCell<Option<TokenStream>>,
+    /// The count entries of the record being generated, by entry index: the count's name and
+    /// the first entry it counts, for the arrays and maps nested in its entries it counts.
+    pub counts: RefCell<Vec<Option<(String, String)>>>,
 }
 
 /// A count entry that an array of the same record is counted by, as its decoder sees it.
@@ -169,6 +172,30 @@ impl<'a> Gen<'a> {
         );
     }
 
+    /// That the type bound to a string or byte string of fixed length (`len`) can hold that
+    /// many bytes: a `[u8; N]` exactly, an `ArrayVec<u8, N>` or `ArrayString<N>` at least.
+    fn fixed_len_assert(&self, node: &Node, ty: &TokenStream, span: Span, what: &str, shown: &str) {
+        let rt = &self.rt;
+        let Some((_, family, Some(len))) = node.ty.bytes_layout() else {
+            return;
+        };
+        let k = usize_lit(len);
+        let condition = match &node.ty {
+            Type::Str(t) if !t.raw => quote!(#k <= <#ty as #rt::StrField<'static>>::MAX_LEN),
+            _ => {
+                quote!(<#ty as #rt::BinField<'static>>::MIN_LEN <= #k && #k <= <#ty as #rt::BinField<'static>>::MAX_LEN)
+            }
+        };
+        self.assert(
+            span,
+            condition,
+            format!(
+                "`{shown}` cannot hold {what}: it is a {} of exactly {len} bytes (`len = {len}`), and the type holds no such length",
+                family.name()
+            ),
+        );
+    }
+
     pub(crate) fn type_asserts(
         &self,
         node: &Node,
@@ -203,6 +230,7 @@ impl<'a> Gen<'a> {
                     );
                 }
             }
+            Type::Str(_) | Type::Bin(_) => self.fixed_len_assert(node, ty, span, what, shown),
             Type::Float(w) => {
                 let bits = if *w == Wire::Float32 { 32u32 } else { 64u32 };
                 self.assert(
@@ -275,13 +303,15 @@ impl<'a> Gen<'a> {
                 }
             }
             Type::Str(t) => self.decode_str(t, ty, path, depth),
-            Type::Bin(e) => {
+            Type::Bin(b) => {
                 let (at, n) = (names::at(depth), names::len(depth));
                 let (bytes, kind) = (names::bytes(), names::error_kind());
-                let header = self.read_header(*e, Family::Bin, path);
+                let header = self.read_header(b.encoding, Family::Bin, path);
+                let fixed = self.fixed_len(b.len, path, depth);
                 quote!({
                     let #at = #d.position();
                     let #n = #header;
+                    #fixed
                     let #bytes = #d.bytes(#n, #path)?;
                     <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
                 })
@@ -397,17 +427,19 @@ impl<'a> Gen<'a> {
         let d = names::decoder();
         let (at, n) = (names::at(depth), names::len(depth));
         let (bytes, kind) = (names::bytes(), names::error_kind());
+        let fixed = self.fixed_len(t.len, path, depth);
         if t.raw {
             let header = self.read_header(t.encoding, Family::Str, path);
             return quote!({
                 let #at = #d.position();
                 let #n = #header;
+                #fixed
                 let #bytes = #d.bytes(#n, #path)?;
                 <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
             });
         }
         let text = match t.encoding {
-            Encoding::Fixed(w @ (Wire::Str8 | Wire::Str16 | Wire::Str32)) => {
+            Encoding::Fixed(w @ (Wire::Str8 | Wire::Str16 | Wire::Str32)) if t.len.is_none() => {
                 let (marker, width, name) = (u8_lit(w.marker().unwrap_or_default()), w.width(), w.name());
                 quote!(#d.str::<#width>(#marker, #name, #path)?)
             }
@@ -416,6 +448,7 @@ impl<'a> Gen<'a> {
                 let start = names::text_start();
                 quote!({
                     let #n = #header;
+                    #fixed
                     let #start = #d.position();
                     let #bytes = #d.bytes(#n, #path)?;
                     #d.utf8(#bytes, #start, #path)?
@@ -432,10 +465,38 @@ impl<'a> Gen<'a> {
         })
     }
 
+    /// The check of a string's or byte string's length `n`, read at `at`, against the length
+    /// the schema fixes, if it does.
+    fn fixed_len(&self, len: Option<usize>, path: &TokenStream, depth: usize) -> TokenStream {
+        let d = names::decoder();
+        let (at, n) = (names::at(depth), names::len(depth));
+        len.map(|k| {
+            let k = usize_lit(k);
+            quote!(#d.length(#at, #k, #n, #path)?;)
+        })
+        .unwrap_or_default()
+    }
+
+    /// A timestamp's form: its fixed wire type, or `None` for the smallest form.
+    fn timestamp_form(&self, t: &ExtType) -> TokenStream {
+        match t.encoding {
+            Encoding::Fixed(w) => {
+                let w = self.wire(w);
+                quote!(::core::option::Option::Some(#w))
+            }
+            Encoding::Canonical { .. } => quote!(::core::option::Option::None),
+        }
+    }
+
     fn decode_ext(&self, t: &ExtType, ty: &TokenStream, path: &TokenStream, depth: usize) -> TokenStream {
         let rt = &self.rt;
         let de = &self.de;
         let d = names::decoder();
+        if t.timestamp {
+            let form = self.timestamp_form(t);
+            let smallest = !matches!(t.encoding, Encoding::Canonical { lenient: true });
+            return quote!(<#ty as #rt::TimestampField>::from_timestamp(#d.timestamp(#form, #smallest, #path)?));
+        }
         let (at, n) = (names::at(depth), names::len(depth));
         let header = match t.encoding {
             Encoding::Fixed(w) => {
@@ -581,7 +642,9 @@ impl<'a> Gen<'a> {
         }
         let read = self.read_count(a.header, Family::Array, &a.count, count, path, depth);
         let elem_path = quote!(#path.index(#i));
-        let elem = self.decode(&a.element, &elem_ty, &elem_path, depth + 1, None, None);
+        let counts = self.counts.borrow();
+        let elem_count = nested_count_ref(&counts, &a.element);
+        let elem = self.decode(&a.element, &elem_ty, &elem_path, depth + 1, elem_count.as_ref(), None);
         self.decode_sequence(ty, path, depth, read, a.element.min_size(self.layout), elem)
     }
 
@@ -600,8 +663,10 @@ impl<'a> Gen<'a> {
         let value_ty = quote!(<#pair as #rt::Pair>::Value);
         let read = self.read_count(m.header, Family::Map, &m.count, count, path, depth);
         let elem_path = quote!(#path.index(#i));
-        let key = self.decode(&m.key, &key_ty, &elem_path, depth + 1, None, None);
-        let value = self.decode(&m.value, &value_ty, &elem_path, depth + 1, None, None);
+        let counts = self.counts.borrow();
+        let (key_count, value_count) = (nested_count_ref(&counts, &m.key), nested_count_ref(&counts, &m.value));
+        let key = self.decode(&m.key, &key_ty, &elem_path, depth + 1, key_count.as_ref(), None);
+        let value = self.decode(&m.value, &value_ty, &elem_path, depth + 1, value_count.as_ref(), None);
         let min_size = m.key.min_size(self.layout) + m.value.min_size(self.layout);
         let (key_var, value_var) = (names::key(), names::value());
         let pair_value = quote!({
@@ -645,13 +710,11 @@ impl<'a> Gen<'a> {
                     #d.constant_bytes(#at, &#bits, &[#(#payload),*], #path)?;
                 }
             }
-            (Type::Str(StrType { encoding, .. }) | Type::Bin(encoding), Const::Bytes(_)) => {
-                let family = if matches!(node.ty, Type::Str(_)) {
-                    Family::Str
-                } else {
-                    Family::Bin
+            (Type::Str(_) | Type::Bin(_), Const::Bytes(_)) => {
+                let Some((encoding, family, _)) = node.ty.bytes_layout() else {
+                    return TokenStream::new();
                 };
-                let header = self.read_header(*encoding, family, path);
+                let header = self.read_header(encoding, family, path);
                 let payload = const_payload(node, c).into_iter().map(u8_lit);
                 let (n, bytes) = (names::len(1), names::bytes());
                 quote! {
@@ -681,7 +744,13 @@ impl<'a> Gen<'a> {
             Type::Nil | Type::Bool | Type::Float(_) | Type::Record(_) => TokenStream::new(),
             Type::Int(t) => self.check_int(t, place, path, depth),
             Type::Str(t) => self.check_str(t, place, path, entry),
-            Type::Bin(e) => self.check_len(*e, Family::Bin, &quote!(#rt::BinField::bytes(&#place).len()), path),
+            Type::Bin(b) => self.check_len(
+                b.encoding,
+                Family::Bin,
+                b.len,
+                &quote!(#rt::BinField::bytes(&#place).len()),
+                path,
+            ),
             Type::Ext(t) => self.check_ext(t, place, path),
             Type::Array(a) => self.check_array(a, place, path, depth),
             Type::Map(m) => self.check_map(m, place, path, depth),
@@ -728,30 +797,34 @@ impl<'a> Gen<'a> {
         } else {
             quote!(#rt::StrField::text(&#place).len())
         };
-        match (t.encoding, entry, t.raw) {
-            (Encoding::Fixed(w), Some(entry), false) => {
+        match (t.encoding, entry, t.raw, t.len) {
+            (Encoding::Fixed(w), Some(entry), false, None) => {
                 let (name, max) = (w.name(), u64_lit(w.max_len().unwrap_or(u64::MAX)));
                 quote!(#rt::check_str_len(#schema, &#entry, #name, #rt::StrField::text(&#place), #max)?;)
             }
-            (encoding, _, _) => self.check_len(encoding, Family::Str, &len, path),
+            (encoding, _, _, fixed) => self.check_len(encoding, Family::Str, fixed, &len, path),
         }
     }
 
-    /// An ext's data length against its header.
+    /// An ext's data length against its header; a timestamp's time against its form.
     fn check_ext(&self, t: &ExtType, place: &TokenStream, path: &TokenStream) -> TokenStream {
         let rt = &self.rt;
+        if t.timestamp {
+            let (schema, form) = (names::schema(), self.timestamp_form(t));
+            return quote!(#rt::check_timestamp(#schema, #path, #rt::TimestampField::to_timestamp(&#place), #form)?;);
+        }
         let len = match t.ext_type {
             Some(_) => quote!(#rt::BinField::bytes(&#place).len()),
             None => quote!(#rt::ExtField::data(&#place).len()),
         };
-        self.check_len(t.encoding, Family::Ext, &len, path)
+        self.check_len(t.encoding, Family::Ext, None, &len, path)
     }
 
     /// An array's count, then each element.
     fn check_array(&self, a: &ArrayType, place: &TokenStream, path: &TokenStream, depth: usize) -> TokenStream {
         let rt = &self.rt;
         let len = quote!(#rt::ArrayField::elements(&#place).len());
-        let count = self.check_count(a.header, Family::Array, &a.count, &len, path);
+        let count = self.check_count(a.header, Family::Array, &a.count, &len, path, depth);
         let (i, x) = (names::index(depth), names::element(depth));
         let elem_path = quote!(#path.index(#i));
         let elem = self.check(&a.element, &quote!((*#x)), &elem_path, depth + 1, None);
@@ -769,7 +842,7 @@ impl<'a> Gen<'a> {
     fn check_map(&self, m: &MapType, place: &TokenStream, path: &TokenStream, depth: usize) -> TokenStream {
         let rt = &self.rt;
         let len = quote!(#rt::ArrayField::elements(&#place).len());
-        let count = self.check_count(m.header, Family::Map, &m.count, &len, path);
+        let count = self.check_count(m.header, Family::Map, &m.count, &len, path, depth);
         let (i, x) = (names::index(depth), names::element(depth));
         let elem_path = quote!(#path.index(#i));
         let key = self.check(&m.key, &quote!((*#rt::Pair::key(#x))), &elem_path, depth + 1, None);
@@ -794,8 +867,15 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// A length check against what the header can state.
-    fn check_len(&self, encoding: Encoding, family: Family, len: &TokenStream, path: &TokenStream) -> TokenStream {
+    /// A length check against what the header can state, or the length the schema fixes.
+    fn check_len(
+        &self,
+        encoding: Encoding,
+        family: Family,
+        fixed: Option<usize>,
+        len: &TokenStream,
+        path: &TokenStream,
+    ) -> TokenStream {
         let rt = &self.rt;
         let schema = names::schema();
         let (name, min, max) = match encoding {
@@ -805,11 +885,13 @@ impl<'a> Gen<'a> {
             },
             Encoding::Canonical { .. } => (family.name(), 0, u64::from(u32::MAX)),
         };
+        let (min, max) = fixed.map_or((min, max), |k| (k as u64, k as u64));
         let (min, max) = (u64_lit(min), u64_lit(max));
         quote!(#rt::check_len(#schema, #path, #name, #min, #max, #len)?;)
     }
 
-    /// An array's or map's count check, unless an entry counts it (its record checks that).
+    /// An array's or map's count check. An entry counted by an earlier one is checked with
+    /// that entry; an array or map nested in an entry (`depth` past 1), against its value.
     fn check_count(
         &self,
         header: Encoding,
@@ -817,6 +899,7 @@ impl<'a> Gen<'a> {
         count: &Count,
         len: &TokenStream,
         path: &TokenStream,
+        depth: usize,
     ) -> TokenStream {
         let rt = &self.rt;
         let schema = names::schema();
@@ -829,7 +912,15 @@ impl<'a> Gen<'a> {
                 };
                 quote!(#rt::check_len(#schema, #path, #name, #k, #k, #len)?;)
             }
-            Count::Header => self.check_len(header, family, len, path),
+            Count::Header => self.check_len(header, family, None, len, path),
+            Count::Entry(c) if depth > 1 => {
+                let counts = self.counts.borrow();
+                let Some(Some((name, reference))) = counts.get(*c) else {
+                    return TokenStream::new();
+                };
+                let var = names::count(name);
+                quote!(#rt::check_counted(#schema, #path, #name, #reference, #var, #len)?;)
+            }
             Count::Entry(_) => TokenStream::new(),
         }
     }
@@ -846,7 +937,7 @@ impl<'a> Gen<'a> {
             Type::Int(t) => self.write_int(t.encoding, place),
             Type::Float(w) => self.write_float(*w, place),
             Type::Str(t) => self.write_str(t, place),
-            Type::Bin(enc) => self.write_bytes(*enc, Family::Bin, &quote!(#rt::BinField::bytes(&#place))),
+            Type::Bin(b) => self.write_bytes(b.encoding, Family::Bin, &quote!(#rt::BinField::bytes(&#place))),
             Type::Ext(t) => self.write_ext(t, place),
             Type::Array(a) => self.write_array(a, place, depth),
             Type::Map(m) => self.write_map(m, place, depth),
@@ -911,10 +1002,14 @@ impl<'a> Gen<'a> {
         self.write_bytes(t.encoding, Family::Str, &bytes)
     }
 
-    /// An ext's header, type and data.
+    /// An ext's header, type and data; a timestamp in its form.
     fn write_ext(&self, t: &ExtType, place: &TokenStream) -> TokenStream {
         let rt = &self.rt;
         let e = names::encoder();
+        if t.timestamp {
+            let form = self.timestamp_form(t);
+            return quote!(#e.timestamp(#rt::TimestampField::to_timestamp(&#place), #form););
+        }
         let (ty, data) = match t.ext_type {
             Some(ty) => (quote!(#ty), quote!(#rt::BinField::bytes(&#place))),
             None => (
@@ -1199,10 +1294,31 @@ impl<'a> Gen<'a> {
         match &node.ty {
             Type::Str(t) if !t.raw => quote!(#rt::StrField::text(&#expr).len()),
             Type::Str(_) | Type::Bin(_) => quote!(#rt::BinField::bytes(&#expr).len()),
+            // The data of a timestamp's smallest form (its fixed forms have a fixed size).
+            Type::Ext(t) if t.timestamp => quote!(#rt::Timestamp::data_len(
+                #rt::Timestamp::smallest_wire(#rt::TimestampField::to_timestamp(&#expr))
+            )),
             Type::Ext(t) if t.ext_type.is_some() => quote!(#rt::BinField::bytes(&#expr).len()),
             Type::Ext(_) => quote!(#rt::ExtField::data(&#expr).len()),
             _ => quote!(#rt::ArrayField::elements(&#expr).len()),
         }
+    }
+}
+
+/// The count entry an array or map nested in an entry is counted by, from the record's
+/// `counts` ([`Gen::counts`]).
+fn nested_count_ref<'c>(counts: &'c [Option<(String, String)>], node: &Node) -> Option<CountRef<'c>> {
+    match &node.ty {
+        Type::Array(ArrayType {
+            count: Count::Entry(c), ..
+        })
+        | Type::Map(MapType {
+            count: Count::Entry(c), ..
+        }) => counts.get(*c)?.as_ref().map(|(name, _)| CountRef {
+            var: names::count(name),
+            name: name.as_str(),
+        }),
+        _ => None,
     }
 }
 
@@ -1263,6 +1379,14 @@ impl Gen<'_> {
         place: &dyn Fn(&Ident) -> TokenStream,
     ) -> RecordCode {
         let fields = Fields { slots, place };
+        *self.counts.borrow_mut() = record
+            .entries
+            .iter()
+            .map(|e| match &e.role {
+                Role::Count { of } => of.first().map(|&a| (e.name.clone(), record.entries[a].name.clone())),
+                _ => None,
+            })
+            .collect();
         let (decode_header, write_header, check_optional) = self.record_header(record, fields);
         let mut parts = RecordParts {
             decode: vec![decode_header],
@@ -1362,11 +1486,17 @@ impl Gen<'_> {
         let write = self.write_header(header, record.form, &quote!(#r + #present));
         let (gaps, present_terms) = self.optional_presence(record, fields);
         let absent = names::absent();
+        let together = record.together().map(|(i, j)| {
+            let (first, last) = (record.entries[i].name.as_str(), record.entries[j].name.as_str());
+            let (i, j) = (usize_lit(i), usize_lit(j));
+            quote!(#d.together(#at, #entries, (#i, #first), (#j, #last), #container_path)?;)
+        });
         (
             quote! {
                 let #at = #d.position();
                 let #entries = #read;
                 #d.entries(#at, #entries, #r, #t, #container_path)?;
+                #(#together)*
             },
             quote! {
                 let #present: usize = 0 #(+ #present_terms)*;
@@ -1402,6 +1532,20 @@ impl Gen<'_> {
                 #rt::check_optional(#schema, #path, #is, #gap)?;
                 if !#is && #absent.is_none() { #absent = ::core::option::Option::Some(#name); }
             });
+            if let Some(first) = entry.together_with
+                && let Some(first_slot) = &fields.slots[first]
+            {
+                let first_p = (fields.place)(first_slot.ident);
+                let first_name = record.entries[first].name.as_str();
+                gaps.push(quote! {
+                    #rt::check_together(
+                        #schema,
+                        #path,
+                        (#first_name, #rt::OptionField::get(&#first_p).is_some()),
+                        (#name, #is),
+                    )?;
+                });
+            }
             present_terms.push(quote!(usize::from(#rt::OptionField::get(&#p).is_some())));
             absent_before = Some(name);
         }

@@ -44,6 +44,7 @@ fn rust_type(node: &Node) -> TokenStream {
         Type::Float(_) => quote!(f64),
         Type::Str(t) if !t.raw => quote!(String),
         Type::Str(_) | Type::Bin(_) => quote!(Vec<u8>),
+        Type::Ext(t) if t.timestamp => quote!(::metalayer::Timestamp),
         Type::Ext(t) if t.ext_type.is_some() => quote!(Vec<u8>),
         Type::Ext(_) => quote!(::metalayer::Ext<Vec<u8>>),
         Type::Array(a) => {

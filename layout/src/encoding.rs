@@ -5,7 +5,7 @@
 
 use metalayer_runtime::{Encoder, key_size};
 
-use crate::model::{Const, Encoding, Family, Node, StrType, Type, Wire};
+use crate::model::{Const, Encoding, Node, Type, Wire};
 use crate::size;
 
 /// The `len` bytes the runtime's encoder writes with `write`.
@@ -65,14 +65,12 @@ pub fn const_bytes(node: &Node, c: &Const) -> Vec<u8> {
             e.byte(w.marker().unwrap_or_default());
             e.bytes(&const_payload(node, c));
         }
-        (Type::Str(StrType { encoding, .. }) | Type::Bin(encoding), Const::Bytes(b)) => {
-            let family = if matches!(node.ty, Type::Str(_)) {
-                Family::Str
-            } else {
-                Family::Bin
+        (Type::Str(_) | Type::Bin(_), Const::Bytes(b)) => {
+            let Some((encoding, family, _)) = node.ty.bytes_layout() else {
+                return;
             };
             match encoding {
-                Encoding::Fixed(w) => e.header(*w, b.len()),
+                Encoding::Fixed(w) => e.header(w, b.len()),
                 Encoding::Canonical { .. } => e.any_header(family, b.len()),
             }
             e.bytes(b);

@@ -76,8 +76,8 @@ pub use check::Resolve;
 pub use diagnostic::{Diagnostic, Diagnostics, Origin};
 pub use load::{Found, LoadError, Loader, Source};
 pub use model::{
-    ArrayType, Const, Count, Encoding, Entry, ExtType, Family, IntType, Layout, MapType, NESTING_LIMIT, Node, Record,
-    RecordType, Role, SchemaFile, StrType, Type, Wire,
+    ArrayType, BinType, Const, Count, Encoding, Entry, ExtType, Family, IntType, Layout, MapType, NESTING_LIMIT, Node,
+    Record, RecordType, Role, SchemaFile, StrType, Type, Wire,
 };
 pub use parting::{Overlap, OverlapReason, Parting, Probe, probes};
 pub use render::{

@@ -534,7 +534,10 @@ impl Loader {
         }))
     }
 
-    /// The schema files of `dir`: every `*.toml` file directly in it, in name order.
+    /// The schema files of `dir`: every `*.toml` file directly in it, in name order, but files
+    /// of types alone: a file with none of `[container]`, `[[entry]]` and `[value]` describes no
+    /// metalayer, and is there for schemas to `include`. A file that is not TOML is listed, so
+    /// that reading it reports why.
     ///
     /// ```
     /// let err = metalayer_layout::Loader::schema_files(std::path::Path::new("/no/such/dir")).unwrap_err();
@@ -548,11 +551,23 @@ impl Loader {
         let mut files = Vec::new();
         for entry in std::fs::read_dir(dir).map_err(read_error)? {
             let path = entry.map_err(read_error)?.path();
-            if path.extension().is_some_and(|x| x == "toml") && path.is_file() {
+            if path.extension().is_some_and(|x| x == "toml") && path.is_file() && !is_types_file(&path) {
                 files.push(path);
             }
         }
         files.sort();
         Ok(files)
+    }
+}
+
+/// Whether the file at `path` is a file of types alone: TOML with none of `[container]`,
+/// `[[entry]]` and `[value]`.
+fn is_types_file(path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return false;
+    };
+    match crate::parse::parse(&text) {
+        Ok(table) => ["container", "entry", "value"].iter().all(|k| table.get(k).is_none()),
+        Err(_) => false,
     }
 }

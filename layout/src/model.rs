@@ -69,6 +69,18 @@ pub struct StrType {
     pub encoding: Encoding,
     /// Raw bytes in a str container, with no UTF-8 requirement (the frame header's flags).
     pub raw: bool,
+    /// The one length in bytes the string has, when the schema fixes it (`len = 8`).
+    pub len: Option<usize>,
+}
+
+/// A byte string value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BinType {
+    /// Its encoding.
+    pub encoding: Encoding,
+    /// The one length in bytes it has, when the schema fixes it (`len = 32` for a SHA-256
+    /// digest).
+    pub len: Option<usize>,
 }
 
 /// An ext value.
@@ -78,6 +90,51 @@ pub struct ExtType {
     pub encoding: Encoding,
     /// The type byte, when the schema fixes it; otherwise it is part of the value.
     pub ext_type: Option<i8>,
+    /// msgpack's timestamp (ext type -1): the data is a time, in the form of its wire type
+    /// (fixext4, fixext8 or ext8 of 12 bytes), or, canonical, in the smallest form for the time.
+    pub timestamp: bool,
+}
+
+impl ExtType {
+    /// The names of the timestamp wire types, canonical first: `timestamp`, then the forms
+    /// `timestamp32`, `timestamp64` and `timestamp96` with their ext wire types.
+    ///
+    /// ```
+    /// use metalayer_layout::{ExtType, Wire};
+    ///
+    /// assert_eq!(ExtType::TIMESTAMP_WIRES[2], ("timestamp64", Some(Wire::FixExt8)));
+    /// ```
+    pub const TIMESTAMP_WIRES: [(&'static str, Option<Wire>); 4] = [
+        ("timestamp", None),
+        ("timestamp32", Some(Wire::FixExt4)),
+        ("timestamp64", Some(Wire::FixExt8)),
+        ("timestamp96", Some(Wire::Ext8)),
+    ];
+
+    /// The wire type's name as written in schemas: a timestamp's (`timestamp64`), or else an
+    /// ext's (`fixext8`, `ext`).
+    ///
+    /// ```
+    /// use metalayer_layout::{Encoding, ExtType, Wire};
+    ///
+    /// let t = ExtType { encoding: Encoding::Fixed(Wire::FixExt8), ext_type: Some(-1), timestamp: true };
+    /// assert_eq!(t.wire_name(), "timestamp64");
+    /// let e = ExtType { timestamp: false, ..t };
+    /// assert_eq!(e.wire_name(), "fixext8");
+    /// ```
+    pub fn wire_name(&self) -> &'static str {
+        if self.timestamp {
+            let fixed = self.encoding.wire();
+            return Self::TIMESTAMP_WIRES
+                .iter()
+                .find(|(_, w)| *w == fixed)
+                .map_or("timestamp", |(n, _)| n);
+        }
+        match self.encoding {
+            Encoding::Fixed(w) => w.name(),
+            Encoding::Canonical { .. } => Family::Ext.name(),
+        }
+    }
 }
 
 /// An array of elements of one type.
@@ -165,6 +222,37 @@ impl Record {
         self.entries.iter().find(|e| e.name == name)
     }
 
+    /// Whether a header may state `n` entries present: the required ones at least, all at
+    /// most, and not up to only one of two entries that go together (`together_with`).
+    ///
+    /// ```
+    /// let text = "[schema]\nmetalayer = \"m\"\ndescription = \"d\"\nsource = \"s\"\nlanguage = 3\n\
+    ///     [container]\nwire = \"array\"\n\
+    ///     [[entry]]\nname = \"a\"\nwire = \"int\"\n\
+    ///     [[entry]]\nname = \"b\"\nwire = \"int\"\noptional = true\n\
+    ///     [[entry]]\nname = \"c\"\nwire = \"str\"\noptional = true\ntogether_with = \"b\"\n";
+    /// let layout = metalayer_layout::parse("m_v1", text).unwrap();
+    /// let root = layout.root_record().unwrap();
+    /// let allowed: Vec<usize> = (0..=4).filter(|&n| root.allows_present(n)).collect();
+    /// assert_eq!(allowed, [1, 3]);
+    /// ```
+    pub fn allows_present(&self, n: usize) -> bool {
+        (self.required..=self.entries.len()).contains(&n) && self.together().all(|(i, j)| n <= i || n > j)
+    }
+
+    /// The pairs of optional entries that go together, by index: `(earlier, later)`.
+    ///
+    /// ```
+    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// assert_eq!(layout.root_record().unwrap().together().count(), 0);
+    /// ```
+    pub fn together(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter_map(|(j, e)| e.together_with.map(|i| (i, j)))
+    }
+
     /// The entries the user provides as struct fields (not constants or counts).
     ///
     /// ```
@@ -206,7 +294,7 @@ pub enum Type {
     /// A string.
     Str(StrType),
     /// A byte string.
-    Bin(Encoding),
+    Bin(BinType),
     /// An ext.
     Ext(ExtType),
     /// An array of elements of one type.
@@ -217,6 +305,26 @@ pub enum Type {
     Record(Record),
     /// A named record type of the schema ([`Layout::types`]), bound to its own struct.
     Ref(usize),
+}
+
+impl Type {
+    /// A string's or byte string's encoding, family and fixed length (`len`), for the code
+    /// that treats both alike; `None` for other types.
+    ///
+    /// ```
+    /// use metalayer_layout::{BinType, Encoding, Family, Type, Wire};
+    ///
+    /// let digest = Type::Bin(BinType { encoding: Encoding::Fixed(Wire::Bin8), len: Some(32) });
+    /// assert_eq!(digest.bytes_layout(), Some((Encoding::Fixed(Wire::Bin8), Family::Bin, Some(32))));
+    /// assert_eq!(Type::Nil.bytes_layout(), None);
+    /// ```
+    pub fn bytes_layout(&self) -> Option<(Encoding, Family, Option<usize>)> {
+        match self {
+            Type::Str(t) => Some((t.encoding, Family::Str, t.len)),
+            Type::Bin(t) => Some((t.encoding, Family::Bin, t.len)),
+            _ => None,
+        }
+    }
 }
 
 /// A value's type, with where the schema states it.
@@ -258,6 +366,9 @@ pub struct Entry {
     pub role: Role,
     /// Whether it is an optional trailing entry, held in an `Option`.
     pub optional: bool,
+    /// The earlier optional entry (by index) this optional entry goes together with
+    /// (`together_with`): both are present or both absent, and so is every entry between them.
+    pub together_with: Option<usize>,
     /// The schema's one-line description.
     pub doc: Option<String>,
     /// The byte range of the entry's table in its schema file.
@@ -306,8 +417,8 @@ impl Node {
             Type::Int(t) => enc(&t.encoding, Family::Int),
             Type::Float(w) => w.name().into(),
             Type::Str(t) => enc(&t.encoding, Family::Str),
-            Type::Bin(e) => enc(e, Family::Bin),
-            Type::Ext(t) => enc(&t.encoding, Family::Ext),
+            Type::Bin(t) => enc(&t.encoding, Family::Bin),
+            Type::Ext(t) => t.wire_name().into(),
             Type::Array(a) => enc(&a.header, Family::Array),
             Type::Map(m) => enc(&m.header, Family::Map),
             Type::Record(r) => enc(&r.header, r.form),
@@ -332,8 +443,8 @@ impl Node {
             Type::Nil | Type::Bool => 1,
             Type::Int(t) => header(&t.encoding),
             Type::Float(w) => w.header_size(),
-            Type::Str(t) => header(&t.encoding),
-            Type::Bin(e) => header(e),
+            Type::Str(t) => header(&t.encoding) + t.len.unwrap_or(0),
+            Type::Bin(t) => header(&t.encoding) + t.len.unwrap_or(0),
             Type::Ext(t) => match t.encoding {
                 Encoding::Fixed(w) => w.header_size() + w.fixext_len().unwrap_or(0),
                 Encoding::Canonical { .. } => 3,

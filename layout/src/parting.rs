@@ -21,8 +21,8 @@ use core::fmt;
 
 use crate::encoding;
 use crate::model::{
-    ArrayType, Const, Count, Encoding, Entry, Family, IntType, Layout, MapType, NESTING_LIMIT, Node, Record, Role,
-    StrType, Type, Wire,
+    ArrayType, BinType, Const, Count, Encoding, Entry, Family, IntType, Layout, MapType, NESTING_LIMIT, Node, Record,
+    Role, StrType, Type, Wire,
 };
 
 /// A set of byte values.
@@ -705,13 +705,23 @@ fn scalar_steps<'a>(
         }) | Type::Str(StrType {
             encoding: Encoding::Canonical { lenient: true },
             ..
-        }) | Type::Bin(Encoding::Canonical { lenient: true })
+        }) | Type::Bin(BinType {
+            encoding: Encoding::Canonical { lenient: true },
+            ..
+        })
     );
     let any_byte = || Token::Byte(ByteSet::range(0, 0xff));
     match (&node.ty, constant) {
         // A constant has one encoding, unless the decoder accepts any width.
         (Type::Nil | Type::Bool | Type::Int(_) | Type::Float(_) | Type::Str(_) | Type::Bin(_), Some(c)) if !lenient => {
             exact(out, entry, &encoding::const_bytes(node, c));
+        }
+        (Type::Str(_) | Type::Bin(_), None) if !lenient && fixed_header(node).is_some() => {
+            let (header, len) = fixed_header(node).unwrap_or_default();
+            exact(out, entry, &header);
+            for _ in 0..len {
+                push(out, entry, any_byte());
+            }
         }
         (Type::Nil, _) => exact(out, entry, &[Wire::Nil.markers().0]),
         (Type::Bool, _) => {
@@ -754,6 +764,23 @@ fn scalar_steps<'a>(
             Token::Value(node, role, first_bytes(layout, node, role, depth)),
         ),
     }
+}
+
+/// The longest fixed length (`len`) whose bytes the walks follow one by one; a longer string
+/// is passed over as a whole value.
+const FOLLOWED_LEN: usize = 64;
+
+/// The header of a string or byte string of fixed length (`len`), which is then known, and the
+/// length, when the walks follow its bytes.
+fn fixed_header(node: &Node) -> Option<(Vec<u8>, usize)> {
+    let (encoding, family, Some(len)) = node.ty.bytes_layout()? else {
+        return None;
+    };
+    let wire = match encoding {
+        Encoding::Fixed(w) => w,
+        Encoding::Canonical { .. } => Wire::smallest_len(family, len as u64)?,
+    };
+    (len <= FOLLOWED_LEN).then(|| (encoding::header_bytes(wire, len), len))
 }
 
 fn record_steps<'a>(layout: &'a Layout, r: &'a Record, path: &str, out: &mut Vec<Step<'a>>, depth: usize) {
@@ -876,7 +903,7 @@ fn first_bytes(layout: &Layout, node: &Node, role: &Role, depth: usize) -> ByteS
         }
         Type::Float(w) => ByteSet::one(w.marker().unwrap_or(0)),
         Type::Str(t) => family_first_bytes(t.encoding, Family::Str),
-        Type::Bin(e) => family_first_bytes(*e, Family::Bin),
+        Type::Bin(b) => family_first_bytes(b.encoding, Family::Bin),
         Type::Ext(t) => family_first_bytes(t.encoding, Family::Ext),
         Type::Array(ArrayType {
             header,

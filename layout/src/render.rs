@@ -267,7 +267,7 @@ fn value_prefix(layout: &Layout, node: &Node, role: Option<&Role>, record: Optio
         Type::Int(t) => int_wire(t, role).map(|w| usize::from(w.width() > 0)),
         Type::Float(_) => Some(1),
         Type::Str(t) => bytes(t.encoding, Family::Str),
-        Type::Bin(e) => bytes(*e, Family::Bin),
+        Type::Bin(b) => bytes(b.encoding, Family::Bin),
         Type::Ext(t) => match t.encoding {
             Encoding::Fixed(w) => Some(w.header_size()),
             Encoding::Canonical { .. } => None,
@@ -490,8 +490,9 @@ fn formula_notes(layout: &Layout, record: &Record, length: &Size) -> Vec<String>
         .collect();
     if !optional.is_empty() {
         notes.push(format!(
-            "Optional entries ({}) are written only when present; the header counts the entries written.",
-            optional.join(", ")
+            "Optional entries ({}) are written only when present; the header counts the entries written.{}",
+            optional.join(", "),
+            together_note(record)
         ));
     }
     if !length.is_linear() {
@@ -703,10 +704,14 @@ fn int_wire(t: &IntType, role: Option<&Role>) -> Option<Wire> {
 }
 
 /// The wire a string, bin or ext is written with, when the schema or its constant fixes it.
-fn bytes_wire(enc: Encoding, family: Family, role: Option<&Role>) -> Option<Wire> {
-    match (enc, role) {
-        (Encoding::Fixed(w), _) => Some(w),
-        (Encoding::Canonical { .. }, Some(Role::Const(Const::Bytes(b)))) => Wire::smallest_len(family, b.len() as u64),
+fn bytes_wire(enc: Encoding, family: Family, role: Option<&Role>, len: Option<usize>) -> Option<Wire> {
+    match (enc, role, len) {
+        (Encoding::Fixed(w), _, _) => Some(w),
+        (Encoding::Canonical { .. }, Some(Role::Const(Const::Bytes(b))), _) => {
+            Wire::smallest_len(family, b.len() as u64)
+        }
+        // A fixed length (`len`) has one smallest header.
+        (Encoding::Canonical { .. }, _, Some(n)) => Wire::smallest_len(family, n as u64),
         _ => None,
     }
 }
@@ -747,11 +752,13 @@ impl<'a> Slot<'a> {
         }
     }
 
-    fn part(name: String) -> Slot<'a> {
+    /// A part of an entry's value (an element, a key, a value) of `record`, whose count entries
+    /// count the arrays and maps nested in its entries.
+    fn part(name: String, record: Option<&'a Record>) -> Slot<'a> {
         Slot {
             name,
             entry: None,
-            record: None,
+            record,
         }
     }
 
@@ -950,8 +957,8 @@ fn value_cells(
         Type::Bool => bool_cells(slot, offset, cells),
         Type::Int(t) => int_cells(t, slot, offset, cells),
         Type::Float(w) => float_cells(*w, slot, offset, cells),
-        Type::Str(t) => bytes_cells(slot, t.encoding, Family::Str, offset, detailed, cells),
-        Type::Bin(e) => bytes_cells(slot, *e, Family::Bin, offset, detailed, cells),
+        Type::Str(t) => bytes_cells(slot, (t.encoding, t.len), Family::Str, offset, detailed, cells),
+        Type::Bin(b) => bytes_cells(slot, (b.encoding, b.len), Family::Bin, offset, detailed, cells),
         Type::Ext(t) => ext_cells(t, slot, offset, detailed, cells),
         Type::Array(a) => sequence_cells(slot, Family::Array, a.header, &a.count, offset, cells),
         Type::Map(m) => sequence_cells(slot, Family::Map, m.header, &m.count, offset, cells),
@@ -1047,6 +1054,9 @@ fn ext_cells(t: &ExtType, slot: &Slot<'_>, offset: Option<usize>, detailed: bool
     let type_note = t
         .ext_type
         .map_or_else(|| "the ext type byte".to_string(), |b| format!("ext type {b}"));
+    if t.timestamp {
+        return timestamp_cells(t, slot, offset, cells);
+    }
     let Encoding::Fixed(w) = t.encoding else {
         let what = "ext with the smallest header: fixext1..fixext16 (marker, type) or ext8, ext16, ext32 (marker, length, type)";
         if detailed {
@@ -1071,6 +1081,29 @@ fn ext_cells(t: &ExtType, slot: &Slot<'_>, offset: Option<usize>, detailed: bool
         }
         None => cells.push(Cell::span(name)),
     }
+}
+
+/// A timestamp's cells: its marker, the type byte ff and the data of its form, or, canonical,
+/// one cell for the smallest form.
+fn timestamp_cells(t: &ExtType, slot: &Slot<'_>, offset: Option<usize>, cells: &mut Vec<Cell>) {
+    let name = &slot.name;
+    let Encoding::Fixed(w) = t.encoding else {
+        let what = "timestamp (ext -1) in the smallest of its forms: d6 ff and 4 bytes of seconds, d7 ff and 8 bytes of nanoseconds and seconds, or c7 0c ff and 12 bytes";
+        cells.push(Cell::span(name).noted(note(slot, what, None)));
+        return;
+    };
+    let marker = w.marker().unwrap_or(0);
+    cells.push(Cell::byte(
+        format!("{marker:02x}"),
+        offset,
+        note(slot, t.wire_name(), None),
+    ));
+    let len = metalayer_runtime::Timestamp::data_len(w);
+    if w.fixext_len().is_none() {
+        cells.push(Cell::byte(format!("{len:02x}"), None, "12 bytes of data"));
+    }
+    cells.push(Cell::byte("ff", None, "ext type -1, a timestamp"));
+    cells.push(Cell::sized(name, len));
 }
 
 /// An array's or map's header cells, then one cell for its elements.
@@ -1128,7 +1161,7 @@ fn header_cells(
 /// A string's or bin's cells: marker (and length), text.
 fn bytes_cells(
     slot: &Slot<'_>,
-    enc: Encoding,
+    (enc, len): (Encoding, Option<usize>),
     family: Family,
     offset: Option<usize>,
     detailed: bool,
@@ -1140,11 +1173,15 @@ fn bytes_cells(
         Some(c) => Cell::plain(const_text(c)),
         None => Cell::plain(format!("{name}_{body}")),
     };
-    match bytes_wire(enc, family, slot.role()) {
+    match bytes_wire(enc, family, slot.role(), len) {
         Some(w) => {
             let what = match enc {
                 Encoding::Fixed(_) => w.name().to_string(),
                 Encoding::Canonical { .. } => format!("{}, always {} {}", family.name(), article(w.name()), w.name()),
+            };
+            let what = match len {
+                Some(n) => format!("{what} of exactly {n} bytes"),
+                None => what,
             };
             // A string field's note is its wire type alone, as the seeds write it.
             let n = if slot.constant().is_some() || slot.entry.is_some_and(|e| e.optional) {
@@ -1164,14 +1201,15 @@ fn bytes_cells(
                 }
                 None => {
                     // fixstr: the length is in the marker.
-                    let label = match slot.constant() {
-                        Some(Const::Bytes(b)) => match encoding::header_bytes(w, b.len()).first() {
-                            Some(marker) => format!("{marker:02x}"),
-                            None => "aX".into(),
-                        },
-                        _ => "aX".into(),
+                    let known = match slot.constant() {
+                        Some(Const::Bytes(b)) => Some(b.len()),
+                        _ => len,
                     };
-                    let n = if slot.constant().is_some() {
+                    let label = match known.and_then(|n| encoding::header_bytes(w, n).first().copied()) {
+                        Some(marker) => format!("{marker:02x}"),
+                        None => "aX".into(),
+                    };
+                    let n = if known.is_some() {
                         n
                     } else {
                         format!("{n} with X=len({name})")
@@ -1232,7 +1270,7 @@ fn indent(text: &str, by: usize) -> String {
 }
 
 /// The block of an array's or map's elements, and the blocks of their own parts, indented.
-fn sequence_block(layout: &Layout, node: &Node, slot: &Slot<'_>, depth: usize, out: &mut String) {
+fn sequence_block<'n>(layout: &Layout, node: &'n Node, slot: &Slot<'n>, depth: usize, out: &mut String) {
     let count = match &node.ty {
         Type::Array(a) => &a.count,
         Type::Map(m) => &m.count,
@@ -1261,9 +1299,9 @@ fn sequence_block(layout: &Layout, node: &Node, slot: &Slot<'_>, depth: usize, o
                 scalar_elements_block(&section, wire, &wire_name, &element_word(count_entry), &mut block);
                 Vec::new()
             }
-            None => elements_block(layout, &section, a, &mut block),
+            None => elements_block(layout, &section, a, slot.record, &mut block),
         },
-        Type::Map(m) => pairs_block(layout, &section, m, &mut block),
+        Type::Map(m) => pairs_block(layout, &section, m, slot.record, &mut block),
         _ => Vec::new(),
     };
     for (node, part) in nested {
@@ -1338,6 +1376,7 @@ fn elements_block<'n>(
     layout: &Layout,
     section: &Section<'_>,
     a: &'n ArrayType,
+    record: Option<&'n Record>,
     block: &mut String,
 ) -> Vec<(&'n Node, Slot<'n>)> {
     let Section { name, doc, symbol } = section;
@@ -1345,7 +1384,7 @@ fn elements_block<'n>(
         "The `{name}` section{doc}: {symbol} elements, each {}",
         describe(layout, &a.element)
     ));
-    let element = Slot::part(format!("{name}[i]"));
+    let element = Slot::part(format!("{name}[i]"), record);
     if let Type::Ref(_) = a.element.ty {
         block.push_str(".\n");
     } else {
@@ -1363,6 +1402,7 @@ fn pairs_block<'n>(
     layout: &Layout,
     section: &Section<'_>,
     m: &'n MapType,
+    record: Option<&'n Record>,
     block: &mut String,
 ) -> Vec<(&'n Node, Slot<'n>)> {
     let Section { name, doc, symbol } = section;
@@ -1371,8 +1411,8 @@ fn pairs_block<'n>(
         describe(layout, &m.key),
         describe(layout, &m.value)
     ));
-    let key = Slot::part(format!("{name}[i].key"));
-    let value = Slot::part(format!("{name}[i].value"));
+    let key = Slot::part(format!("{name}[i].key"), record);
+    let value = Slot::part(format!("{name}[i].value"), record);
     let mut cells = Vec::new();
     value_cells(layout, &m.key, &key, None, true, &mut cells);
     value_cells(layout, &m.value, &value, None, true, &mut cells);
@@ -1497,10 +1537,25 @@ fn record_body(layout: &Layout, record: &Record, out: &mut String) {
         .collect();
     if !optional.is_empty() {
         out.push_str(&format!(
-            "\nOptional entries: {}. Each is written only when present, and only after the ones before it; the header counts the entries written.\n",
-            optional.join(", ")
+            "\nOptional entries: {}. Each is written only when present, and only after the ones before it; the header counts the entries written.{}\n",
+            optional.join(", "),
+            together_note(record)
         ));
     }
+}
+
+/// ` `a` and `b` go together: both are present or both absent.`, per pair of optional entries
+/// that go together (`together_with`); empty when there are none.
+fn together_note(record: &Record) -> String {
+    record
+        .together()
+        .map(|(i, j)| {
+            format!(
+                " `{}` and `{}` go together: both are present or both absent.",
+                record.entries[i].name, record.entries[j].name
+            )
+        })
+        .collect()
 }
 
 /// A block per array, map and (unless the row is `detailed`) string of the top row, the
@@ -1558,7 +1613,7 @@ fn final_section(layout: &Layout, record: &Record, start: usize, out: &mut Strin
 
 /// A top-level value that is not a record: its cells and blocks.
 fn value_body(layout: &Layout, node: &Node, out: &mut String) {
-    let slot = Slot::part("value".into());
+    let slot = Slot::part("value".into(), None);
     let mut cells = Vec::new();
     value_cells(layout, node, &slot, Some(0), true, &mut cells);
     draw(&cells, false, out);

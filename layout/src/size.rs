@@ -618,7 +618,7 @@ pub fn const_size(node: &Node, c: &Const) -> Option<usize> {
         },
         (Type::Float(w), Const::Float(_)) => w.header_size(),
         (Type::Str(t), Const::Bytes(b)) => bytes(&t.encoding, Family::Str, b.len()),
-        (Type::Bin(e), Const::Bytes(b)) => bytes(e, Family::Bin, b.len()),
+        (Type::Bin(t), Const::Bytes(b)) => bytes(&t.encoding, Family::Bin, b.len()),
         _ => return None,
     })
 }
@@ -728,17 +728,21 @@ impl Cx<'_> {
                 },
             },
             Type::Float(w) => Size::fixed(w.header_size()),
-            Type::Str(t) => match t.encoding {
-                Encoding::Fixed(w) => len(w.header_size()),
-                Encoding::Canonical { .. } => canonical_bytes(Family::Str),
-            },
-            Type::Bin(e) => match e {
-                Encoding::Fixed(w) => len(w.header_size()),
-                Encoding::Canonical { .. } => canonical_bytes(Family::Bin),
+            Type::Str(_) | Type::Bin(_) => match node.ty.bytes_layout() {
+                // A fixed length: its header and its bytes are always the same size.
+                Some((Encoding::Fixed(w), _, Some(n))) => Size::fixed(w.header_size() + n),
+                Some((Encoding::Canonical { .. }, family, Some(n))) => {
+                    Size::fixed(Wire::smallest_header_size(family, n as u64) + n)
+                }
+                Some((Encoding::Fixed(w), _, None)) => len(w.header_size()),
+                Some((Encoding::Canonical { .. }, family, None)) => canonical_bytes(family),
+                None => unreachable!("a str or bin node has a bytes layout"),
             },
             Type::Ext(t) => match t.encoding {
                 Encoding::Fixed(w) => match w.fixext_len() {
                     Some(n) => Size::fixed(w.header_size() + n),
+                    // A timestamp's ext8 form always holds 12 bytes.
+                    None if t.timestamp => Size::fixed(w.header_size() + metalayer_runtime::Timestamp::data_len(w)),
                     None => len(w.header_size()),
                 },
                 Encoding::Canonical { .. } => canonical_bytes(Family::Ext),
@@ -801,7 +805,9 @@ impl Cx<'_> {
         };
         match (count, per) {
             (Count::Fixed(n), Some(k)) => size.fixed = size.fixed.saturating_add(n.saturating_mul(k)),
-            (Count::Entry(c), Some(k)) => {
+            // An array nested in an entry, counted by an entry of the record: its size is
+            // that of each element, as for a count from its header.
+            (Count::Entry(c), Some(k)) if record.is_some() => {
                 let name = count_entry(*c).map_or("count", |e| e.name.as_str());
                 size.push(Term::Linear {
                     k,

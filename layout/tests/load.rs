@@ -215,10 +215,24 @@ fn schema_files_are_the_toml_files_of_a_directory_in_name_order() {
             ("a_v0.toml", &units()),
             ("notes.txt", ""),
             ("sub/c_v0.toml", &units()),
+            // Types for schemas to include: no schema of its own.
+            (
+                "common.toml",
+                "[types.point]\nwire = \"fixarray\"\n[[types.point.entry]]\nname = \"x\"\nwire = \"int\"\n",
+            ),
+            // Not TOML: listed, so that reading it says why.
+            ("broken_v0.toml", "[schema"),
         ],
     );
     let files = Loader::schema_files(dir.path()).expect("listed");
-    assert_eq!(files, [dir.path().join("a_v0.toml"), dir.path().join("b_v0.toml")]);
+    assert_eq!(
+        files,
+        [
+            dir.path().join("a_v0.toml"),
+            dir.path().join("b_v0.toml"),
+            dir.path().join("broken_v0.toml")
+        ]
+    );
     let missing = dir.path().join("none");
     let err = Loader::schema_files(&missing).unwrap_err();
     assert!(

@@ -309,7 +309,7 @@ impl Walk<'_> {
             Type::Int(t) => self.int(t, konst, what),
             Type::Float(w) => self.float(*w, what),
             Type::Str(t) => self.str(t, konst, what),
-            Type::Bin(e) => self.bytes(Family::Bin, *e, what).map(drop),
+            Type::Bin(b) => self.bytes(Family::Bin, b.encoding, what).map(drop),
             Type::Ext(t) => self.ext(t, what),
             Type::Array(a) => self.array(a, what),
             Type::Map(t) => self.map(t, what),

@@ -114,6 +114,39 @@ impl<'b> Encoder<'b> {
     }
 }
 
+/// Checks that an array or map nested in an entry, at `path`, has the length its count entry
+/// holds: the length of `reference`, the first entry it counts.
+///
+/// ```
+/// use metalayer_runtime::{Path, check_counted};
+///
+/// let err = check_counted("x", Path::element(&"blocks", 1), "ndim", "shape", 2, 3).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "x: in blocks[1]: expected 2 elements (the length of shape, both counted by ndim), found 3"
+/// );
+/// ```
+#[inline]
+pub fn check_counted(
+    schema: &'static str,
+    path: Path,
+    count_entry: &'static str,
+    reference: &'static str,
+    expected: usize,
+    found: usize,
+) -> Result<(), EncodeError> {
+    if expected != found {
+        let kind = EncodeErrorKind::LengthMismatch {
+            count_entry,
+            reference,
+            expected,
+            found,
+        };
+        return Err(EncodeError::new(schema, path, kind));
+    }
+    Ok(())
+}
+
 /// Checks that an array counted by `count_entry` has the length of the first array counted by it.
 ///
 /// ```
@@ -310,4 +343,35 @@ pub fn check_optional(
         (true, Some(absent)) => Err(EncodeError::new(schema, path, EncodeErrorKind::OptionalGap { absent })),
         _ => Ok(()),
     }
+}
+
+/// Checks that two optional entries that go together (`together_with`), `first` and `last`,
+/// are both present or both absent; the error is reported at `path`, the later entry's.
+///
+/// ```
+/// use metalayer_runtime::{check_together, Path};
+///
+/// let err = check_together("x", Path::entry(&"dtype"), ("dtype_format", true), ("dtype", false)).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "x: in dtype: expected dtype_format and dtype both present or both absent, found only dtype_format"
+/// );
+/// assert!(check_together("x", Path::entry(&"dtype"), ("dtype_format", false), ("dtype", false)).is_ok());
+/// ```
+#[inline]
+pub fn check_together(
+    schema: &'static str,
+    path: Path,
+    (first, first_present): (&'static str, bool),
+    (last, last_present): (&'static str, bool),
+) -> Result<(), EncodeError> {
+    if first_present == last_present {
+        return Ok(());
+    }
+    let present = if first_present { first } else { last };
+    Err(EncodeError::new(
+        schema,
+        path,
+        EncodeErrorKind::Together { first, last, present },
+    ))
 }

@@ -409,12 +409,40 @@ pub enum DecodeErrorKind {
         /// The length in the input.
         found: usize,
     },
-    /// A string is longer than the field's fixed capacity.
+    /// A string or byte string is longer than the field's fixed capacity.
     StrCapacity {
         /// The capacity of the field's type, in bytes.
         capacity: usize,
         /// The string's length in the input, in bytes.
         found: usize,
+    },
+    /// A byte string has another length than the field's fixed-size byte array (`[u8; 32]`).
+    ///
+    /// ```
+    /// use metalayer_runtime::DecodeErrorKind;
+    ///
+    /// let kind = DecodeErrorKind::FixedBytes { expected: 32, found: 31 };
+    /// assert_eq!(kind.to_string(), "expected exactly 32 bytes (the field's array length), found 31");
+    /// ```
+    FixedBytes {
+        /// The length of the field's array type, in bytes.
+        expected: usize,
+        /// The length in the input, in bytes.
+        found: usize,
+    },
+    /// A string or byte string has another length than the one the schema fixes (`len`).
+    ///
+    /// ```
+    /// use metalayer_runtime::DecodeErrorKind;
+    ///
+    /// let kind = DecodeErrorKind::Length { expected: 32, found: 31 };
+    /// assert_eq!(kind.to_string(), "expected a length of 32 bytes, found 31");
+    /// ```
+    Length {
+        /// The length the schema states, in bytes.
+        expected: u64,
+        /// The length in the header, in bytes.
+        found: u64,
     },
     /// An array has another length than the field's fixed-size array type.
     FixedLength {
@@ -496,6 +524,51 @@ pub enum DecodeErrorKind {
         expected: i8,
         /// The type in the input.
         found: i8,
+    },
+    /// A record's header counts entries up to one of two optional entries that go together
+    /// (`together_with`) but not the other.
+    ///
+    /// ```
+    /// use metalayer_runtime::DecodeErrorKind;
+    ///
+    /// let kind = DecodeErrorKind::Together { first: "dtype_format", last: "dtype", found: 6 };
+    /// assert_eq!(
+    ///     kind.to_string(),
+    ///     "expected dtype_format and dtype both present or both absent, found 6 entries, which end between them"
+    /// );
+    /// ```
+    Together {
+        /// The earlier entry.
+        first: &'static str,
+        /// The later entry.
+        last: &'static str,
+        /// The number of entries the header states.
+        found: usize,
+    },
+    /// A timestamp's data is not 4, 8 or 12 bytes long, or not as long as the form the schema
+    /// fixes.
+    ///
+    /// ```
+    /// use metalayer_runtime::DecodeErrorKind;
+    ///
+    /// let kind = DecodeErrorKind::TimestampLength { found: 5 };
+    /// assert_eq!(kind.to_string(), "expected a timestamp of 4, 8 or 12 bytes in its form, found 5 bytes");
+    /// ```
+    TimestampLength {
+        /// The data's length.
+        found: usize,
+    },
+    /// A timestamp's nanoseconds are past 999999999.
+    ///
+    /// ```
+    /// use metalayer_runtime::DecodeErrorKind;
+    ///
+    /// let kind = DecodeErrorKind::Nanoseconds { found: 1_000_000_000 };
+    /// assert_eq!(kind.to_string(), "expected nanoseconds in 0..=999999999, found 1000000000");
+    /// ```
+    Nanoseconds {
+        /// The nanoseconds in the input.
+        found: u32,
     },
     /// A record nested in the value is too deep for the decoder's limit.
     Depth {
@@ -676,6 +749,36 @@ pub enum EncodeErrorKind {
         /// The value's length.
         found: u64,
     },
+    /// A time does not fit the timestamp form the schema fixes, or its nanoseconds are past
+    /// 999999999.
+    Timestamp {
+        /// The form: `timestamp32`, `timestamp64` or `timestamp96`.
+        form: &'static str,
+        /// The time's seconds.
+        seconds: i64,
+        /// The time's nanoseconds.
+        nanoseconds: u32,
+    },
+    /// Of two optional entries that go together (`together_with`), one is present and the
+    /// other absent.
+    ///
+    /// ```
+    /// use metalayer_runtime::EncodeErrorKind;
+    ///
+    /// let kind = EncodeErrorKind::Together { first: "dtype_format", last: "dtype", present: "dtype_format" };
+    /// assert_eq!(
+    ///     kind.to_string(),
+    ///     "expected dtype_format and dtype both present or both absent, found only dtype_format"
+    /// );
+    /// ```
+    Together {
+        /// The earlier entry.
+        first: &'static str,
+        /// The later entry.
+        last: &'static str,
+        /// The one that is present.
+        present: &'static str,
+    },
     /// An optional entry is present while an optional entry before it is absent: the header
     /// counts entries, so only trailing entries can be left out.
     OptionalGap {
@@ -824,6 +927,16 @@ impl fmt::Display for DecodeErrorKind {
                 "expected at most {} (the field's capacity), found {found}",
                 Count(capacity, "byte", "bytes")
             ),
+            DecodeErrorKind::FixedBytes { expected, found } => write!(
+                f,
+                "expected exactly {} (the field's array length), found {found}",
+                Count(expected, "byte", "bytes")
+            ),
+            DecodeErrorKind::Length { expected, found } => write!(
+                f,
+                "expected a length of {}, found {found}",
+                Count(expected as usize, "byte", "bytes")
+            ),
             DecodeErrorKind::FixedLength { expected, found } => write!(
                 f,
                 "expected exactly {} (the field's array length), found {found}",
@@ -891,6 +1004,19 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::ExtType { expected, found } => {
                 write!(f, "expected ext type {expected}, found {found}")
             }
+            DecodeErrorKind::Together { first, last, found } => write!(
+                f,
+                "expected {first} and {last} both present or both absent, found {}, which end between them",
+                Count(found, "entry", "entries")
+            ),
+            DecodeErrorKind::TimestampLength { found } => write!(
+                f,
+                "expected a timestamp of 4, 8 or 12 bytes in its form, found {}",
+                Count(found, "byte", "bytes")
+            ),
+            DecodeErrorKind::Nanoseconds { found } => {
+                write!(f, "expected nanoseconds in 0..=999999999, found {found}")
+            }
             DecodeErrorKind::Depth { limit } => write!(f, "expected at most {limit} levels of nesting"),
         }
     }
@@ -949,6 +1075,18 @@ impl fmt::Display for EncodeErrorKind {
                     write!(f, "expected a length in {min}..={max} for {wire}, found {found}")
                 }
             }
+            EncodeErrorKind::Timestamp {
+                form,
+                seconds,
+                nanoseconds,
+            } => write!(
+                f,
+                "expected a time that {form} holds, found {seconds} s + {nanoseconds} ns"
+            ),
+            EncodeErrorKind::Together { first, last, present } => write!(
+                f,
+                "expected {first} and {last} both present or both absent, found only {present}"
+            ),
             EncodeErrorKind::OptionalGap { absent } => write!(
                 f,
                 "expected this optional entry to be absent, as {absent}, which comes before it, is: only trailing entries can be left out"

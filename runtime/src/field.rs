@@ -241,6 +241,16 @@ impl<T, const N: usize> ArrayField for arrayvec::ArrayVec<T, N> {
     note = "use `String`, `Box<str>`, `&'a str`, or `arrayvec::ArrayString<N>` with the `arrayvec` feature"
 )]
 pub trait StrField<'de>: Sized {
+    /// The most bytes of text the type holds: `N` for `ArrayString<N>`, else unbounded.
+    /// Generated code checks at compile time that a string of fixed length (`len`) fits.
+    ///
+    /// ```
+    /// use metalayer_runtime::StrField;
+    ///
+    /// assert_eq!(<String as StrField>::MAX_LEN, usize::MAX);
+    /// ```
+    const MAX_LEN: usize = usize::MAX;
+
     /// The text to encode.
     fn text(&self) -> &str;
 
@@ -320,6 +330,8 @@ impl<'de> StrField<'de> for alloc::boxed::Box<str> {
 
 #[cfg(feature = "arrayvec")]
 impl<'de, const N: usize> StrField<'de> for arrayvec::ArrayString<N> {
+    const MAX_LEN: usize = N;
+
     #[inline]
     fn text(&self) -> &str {
         self

@@ -24,6 +24,8 @@
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
 
 mod decode;
 mod dispatch;
@@ -31,6 +33,7 @@ mod encode;
 mod error;
 mod field;
 mod read;
+mod timestamp;
 mod value;
 pub mod wire;
 mod write;
@@ -40,10 +43,12 @@ pub use dispatch::{
     Candidate, DecodeFn, DispatchError, Fit, METALAYER_NAME_MAX_LEN, MetalayerName, Probe, dispatch, select, str_eq,
 };
 pub use encode::{
-    Encoder, check_count, check_len, check_named, check_optional, check_range, check_same_len, check_str_len,
+    Encoder, check_count, check_counted, check_len, check_named, check_optional, check_range, check_same_len,
+    check_str_len, check_together,
 };
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, PATH_DEPTH, Path};
 pub use field::{ArrayField, StrField};
+pub use timestamp::{NANOS_MAX, TIMESTAMP_EXT_TYPE, Timestamp, TimestampField, check_timestamp};
 pub use value::{BinField, BoolValue, Ext, ExtField, FloatValue, IntValue, OptionField, Pair, Record};
 pub use write::key_size;
 

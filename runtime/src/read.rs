@@ -324,6 +324,59 @@ impl<'de> Decoder<'de> {
         Ok(())
     }
 
+    /// Fails when a record header's number of entries, `found`, read at `at`, ends between two
+    /// optional entries that go together: past the earlier (index `first_at`, named `first`)
+    /// and not past the later (`last_at`, `last`).
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let d = Decoder::new(&[], "x");
+    /// let err = d.together(0, 6, (5, "dtype_format"), (6, "dtype"), Path::CONTAINER).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "x: at byte 0x00 in the container: expected dtype_format and dtype both present or both absent, found 6 entries, which end between them"
+    /// );
+    /// assert!(d.together(0, 7, (5, "dtype_format"), (6, "dtype"), Path::CONTAINER).is_ok());
+    /// ```
+    #[inline]
+    pub fn together(
+        &self,
+        at: usize,
+        found: usize,
+        (first_at, first): (usize, &'static str),
+        (last_at, last): (usize, &'static str),
+        path: Path,
+    ) -> Result<(), DecodeError> {
+        if found > first_at && found <= last_at {
+            return Err(self.error_at(at, path, DecodeErrorKind::Together { first, last, found }));
+        }
+        Ok(())
+    }
+
+    /// Fails unless a string's or byte string's length, `found`, read at `at`, is the one the
+    /// schema fixes (`len`).
+    ///
+    /// ```
+    /// use metalayer_runtime::{Decoder, Path};
+    ///
+    /// let d = Decoder::new(&[], "x");
+    /// let err = d.length(0, 32, 31, Path::entry(&"digest")).unwrap_err();
+    /// assert_eq!(err.to_string(), "x: at byte 0x00 in digest: expected a length of 32 bytes, found 31");
+    /// assert!(d.length(0, 32, 32, Path::entry(&"digest")).is_ok());
+    /// ```
+    #[inline]
+    pub fn length(&self, at: usize, expected: usize, found: usize, path: Path) -> Result<(), DecodeError> {
+        if expected != found {
+            let kind = DecodeErrorKind::Length {
+                expected: expected as u64,
+                found: found as u64,
+            };
+            return Err(self.error_at(at, path, kind));
+        }
+        Ok(())
+    }
+
     /// Fails unless a record header's number of entries lies in `min..=max`.
     ///
     /// ```

@@ -156,6 +156,18 @@ impl BoolValue for bool {
     note = "use `Vec<u8>`, `Box<[u8]>`, `&'a [u8]`, `[u8; N]`, or `arrayvec::ArrayVec<u8, N>` with the `arrayvec` feature"
 )]
 pub trait BinField<'de>: Sized {
+    /// The fewest bytes the type holds: `N` for `[u8; N]`, else 0. Generated code checks at
+    /// compile time that a byte string of fixed length (`len`) fits the type.
+    ///
+    /// ```
+    /// use metalayer_runtime::BinField;
+    ///
+    /// assert_eq!((<[u8; 32] as BinField>::MIN_LEN, <[u8; 32] as BinField>::MAX_LEN), (32, 32));
+    /// assert_eq!(<Vec<u8> as BinField>::MAX_LEN, usize::MAX);
+    /// ```
+    const MIN_LEN: usize = 0;
+    /// The most bytes the type holds: `N` for `[u8; N]` and `ArrayVec<u8, N>`, else unbounded.
+    const MAX_LEN: usize = usize::MAX;
     /// The bytes to encode.
     fn bytes(&self) -> &[u8];
     /// The field's value for decoded `bytes`, or what the error reports when they do not fit.
@@ -198,13 +210,16 @@ impl<'de> BinField<'de> for alloc::boxed::Box<[u8]> {
 }
 
 impl<'de, const N: usize> BinField<'de> for [u8; N] {
+    const MIN_LEN: usize = N;
+    const MAX_LEN: usize = N;
+
     #[inline]
     fn bytes(&self) -> &[u8] {
         self
     }
     #[inline]
     fn from_bytes(bytes: &'de [u8]) -> Result<Self, DecodeErrorKind> {
-        bytes.try_into().map_err(|_| DecodeErrorKind::FixedLength {
+        bytes.try_into().map_err(|_| DecodeErrorKind::FixedBytes {
             expected: N,
             found: bytes.len(),
         })
@@ -213,13 +228,15 @@ impl<'de, const N: usize> BinField<'de> for [u8; N] {
 
 #[cfg(feature = "arrayvec")]
 impl<'de, const N: usize> BinField<'de> for arrayvec::ArrayVec<u8, N> {
+    const MAX_LEN: usize = N;
+
     #[inline]
     fn bytes(&self) -> &[u8] {
         self
     }
     #[inline]
     fn from_bytes(bytes: &'de [u8]) -> Result<Self, DecodeErrorKind> {
-        arrayvec::ArrayVec::try_from(bytes).map_err(|_| DecodeErrorKind::Capacity {
+        arrayvec::ArrayVec::try_from(bytes).map_err(|_| DecodeErrorKind::StrCapacity {
             capacity: N,
             found: bytes.len(),
         })

@@ -7,9 +7,9 @@ use crate::std_prelude::*;
 
 use std::fmt;
 
-use metalayer_layout::{Const, Count, Encoding, Entry, Layout, Node, Record, Role, Type};
+use metalayer_layout::{Const, Count, Encoding, Entry, ExtType, Layout, Node, Record, Role, Type};
 use metalayer_runtime::wire::{Family, Wire, marker};
-use metalayer_runtime::{EncodeError, EncodeErrorKind, Encoder, Path, check_named, check_range, key_size};
+use metalayer_runtime::{EncodeError, EncodeErrorKind, Encoder, Path, Timestamp, check_named, check_range, key_size};
 use serde_json::{Map, Value};
 
 use super::{DEPTH_LIMIT, intern, json};
@@ -67,7 +67,12 @@ impl std::error::Error for EncodeFailure {}
 /// ```
 pub fn encode(layout: &Layout, value: &Value) -> Result<Vec<u8>, EncodeFailure> {
     let mut w = Writer::new(layout);
-    w.node(&layout.root, value, Path::CONTAINER, 0)?;
+    // A single value is named by its metalayer, as generated code names it.
+    let path = match layout.value_name() {
+        Some(name) => Path::entry(intern::name(name)),
+        None => Path::CONTAINER,
+    };
+    w.node(&layout.root, value, path, 0)?;
     w.finish()
 }
 
@@ -118,6 +123,12 @@ struct Writer<'l> {
     layout: &'l Layout,
     schema: &'static str,
     ops: Vec<Op>,
+    /// The count entries of the record being written, by entry index, once written: the
+    /// count, its name and the first entry it counts, for the arrays and maps nested in later
+    /// entries that it counts.
+    counts: Vec<Option<(usize, &'static str, &'static str)>>,
+    /// The node of the entry being written: its own count was checked with its count entry.
+    entry_node: *const Node,
 }
 
 /// The largest length a canonical header states (str32, bin32, array32, map32, ext32).
@@ -129,6 +140,8 @@ impl<'l> Writer<'l> {
             layout,
             schema: intern::text(&layout.schema),
             ops: Vec::new(),
+            counts: Vec::new(),
+            entry_node: core::ptr::null(),
         }
     }
 
@@ -172,6 +185,7 @@ impl<'l> Writer<'l> {
             Type::Str(t) if t.raw => format!("a hex string ({wire}, raw)"),
             Type::Str(_) => "a string".to_owned(),
             Type::Bin(_) => format!("a hex string ({wire})"),
+            Type::Ext(t) if t.timestamp => format!("RFC 3339 text ({wire})"),
             Type::Ext(_) => "an object {\"type\", \"hex\"}".to_owned(),
             Type::Array(a) => format!("an array of {}", a.element.wire_name(self.layout)),
             Type::Map(m) if super::keys_are_text(&m.key) => "an object".to_owned(),
@@ -253,19 +267,22 @@ impl<'l> Writer<'l> {
                     let found = bytes.len();
                     return Err(self.wire_error(path, EncodeErrorKind::StringTooLong { wire, max, found }));
                 }
+                self.check_fixed_len(path, wire, t.len, bytes.len())?;
                 self.bytes_header(t.encoding, Family::Str, bytes.len());
                 self.ops.push(Op::Bytes(bytes));
             }
-            Type::Bin(encoding) => {
+            Type::Bin(b) => {
                 let Value::String(s) = value else {
                     return Err(self.mismatch(node, value, path));
                 };
                 let bytes = self.hex(node, s, path)?;
-                let (wire, max) = max_len(*encoding, Family::Bin);
+                let (wire, max) = max_len(b.encoding, Family::Bin);
                 self.check_len(path, wire, 0, max, bytes.len())?;
-                self.bytes_header(*encoding, Family::Bin, bytes.len());
+                self.check_fixed_len(path, wire, b.len, bytes.len())?;
+                self.bytes_header(b.encoding, Family::Bin, bytes.len());
                 self.ops.push(Op::Bytes(bytes));
             }
+            Type::Ext(t) if t.timestamp => self.timestamp(t, value, node, path)?,
             Type::Ext(t) => {
                 let Value::Object(ext) = value else {
                     return Err(self.mismatch(node, value, path));
@@ -322,6 +339,7 @@ impl<'l> Writer<'l> {
                     return Err(self.mismatch(node, value, path));
                 };
                 self.seq_header(a.header, Family::Array, &a.count, items.len(), path)?;
+                self.check_nested_count(node, &a.count, items.len(), path)?;
                 for (i, item) in items.iter().enumerate() {
                     self.node(&a.element, item, path.index(i), depth + 1)?;
                 }
@@ -330,6 +348,7 @@ impl<'l> Writer<'l> {
                 self.depth(depth, path)?;
                 let pairs = self.pairs(node, value, path)?;
                 self.seq_header(m.header, Family::Map, &m.count, pairs.len(), path)?;
+                self.check_nested_count(node, &m.count, pairs.len(), path)?;
                 for (i, (key, value)) in pairs.iter().enumerate() {
                     self.node(&m.key, key, path.index(i), depth + 1)?;
                     self.node(&m.value, value, path.index(i), depth + 1)?;
@@ -352,6 +371,36 @@ impl<'l> Writer<'l> {
 
     fn check_len(&self, path: Path, wire: &'static str, min: u64, max: u64, found: usize) -> Result<(), EncodeFailure> {
         metalayer_runtime::check_len(self.schema, path, wire, min, max, found).map_err(EncodeFailure::Wire)
+    }
+
+    /// Plans a timestamp, given as RFC 3339 text, in the form the schema fixes or its smallest.
+    fn timestamp(&mut self, t: &ExtType, value: &Value, node: &Node, path: Path) -> Result<(), EncodeFailure> {
+        let Value::String(text) = value else {
+            return Err(self.mismatch(node, value, path));
+        };
+        let time = super::parse_timestamp(text).map_err(|message| self.fail(path, message))?;
+        let form = t.encoding.wire();
+        metalayer_runtime::check_timestamp(self.schema, path, time, form).map_err(EncodeFailure::Wire)?;
+        let w = form.unwrap_or(time.smallest_wire());
+        let len = Timestamp::data_len(w);
+        self.ops
+            .push(Op::ExtHeader(w, metalayer_runtime::TIMESTAMP_EXT_TYPE, len));
+        self.ops.push(Op::Bytes(time.data(w)[..len].to_vec()));
+        Ok(())
+    }
+
+    /// Checks a str's or bin's length against the one the schema fixes, if it does.
+    fn check_fixed_len(
+        &self,
+        path: Path,
+        wire: &'static str,
+        fixed: Option<usize>,
+        found: usize,
+    ) -> Result<(), EncodeFailure> {
+        match fixed {
+            Some(k) => self.check_len(path, wire, k as u64, k as u64, found),
+            None => Ok(()),
+        }
     }
 
     /// The header of a str or bin of `len` bytes.
@@ -386,6 +435,24 @@ impl<'l> Writer<'l> {
             Encoding::Canonical { .. } => Op::AnyHeader(family, len),
         });
         Ok(())
+    }
+
+    /// Checks that an array or map nested in an entry and counted by a count entry of the
+    /// record has as many elements as the count.
+    fn check_nested_count(&self, node: &Node, count: &Count, len: usize, path: Path) -> Result<(), EncodeFailure> {
+        let Count::Entry(c) = count else {
+            return Ok(());
+        };
+        if core::ptr::eq(node, self.entry_node) {
+            return Ok(());
+        }
+        match self.counts.get(*c).copied().flatten() {
+            Some((expected, name, reference)) => {
+                metalayer_runtime::check_counted(self.schema, path, name, reference, expected, len)
+                    .map_err(EncodeFailure::Wire)
+            }
+            None => Ok(()),
+        }
     }
 
     /// A map's pairs: a JSON object's entries when its keys are strings, else `[key, value]`
@@ -455,12 +522,27 @@ impl<'l> Writer<'l> {
                 None => absent = Some(e),
                 Some(_) => {}
             }
+            if let Some(first) = e.together_with.and_then(|i| r.entries.get(i)) {
+                let first_present = given(obj, first).is_some();
+                metalayer_runtime::check_together(
+                    self.schema,
+                    path.child(intern::name(&e.name)),
+                    (intern::text(&first.name), first_present),
+                    (intern::text(&e.name), here),
+                )
+                .map_err(EncodeFailure::Wire)?;
+            }
         }
         self.ops.push(match r.header {
             Encoding::Fixed(w) => Op::Header(w, present),
             Encoding::Canonical { .. } => Op::AnyHeader(r.form, present),
         });
+        let outer = (
+            core::mem::replace(&mut self.counts, vec![None; r.entries.len()]),
+            self.entry_node,
+        );
         for (i, e) in r.entries.iter().enumerate().take(present) {
+            self.entry_node = &e.node;
             let entry_path = path.child(intern::name(&e.name));
             if let Some(key) = &e.key {
                 self.ops.push(Op::Key(intern::text(key)));
@@ -482,9 +564,15 @@ impl<'l> Writer<'l> {
                 Role::Count { of } => {
                     let count = self.count(r, i, of, obj, path)?;
                     self.node(&e.node, &count, entry_path, depth + 1)?;
+                    let reference = of.first().and_then(|&a| r.entries.get(a));
+                    if let (Some(n), Some(a)) = (json::as_int(&count).and_then(|n| usize::try_from(n).ok()), reference)
+                    {
+                        self.counts[i] = Some((n, intern::text(&e.name), intern::text(&a.name)));
+                    }
                 }
             }
         }
+        (self.counts, self.entry_node) = outer;
         Ok(())
     }
 

@@ -40,7 +40,8 @@
 //! float64 it widens to), and NaN and the infinities are the strings `"NaN"`, `"inf"` and
 //! `"-inf"`. In a layout's values, byte strings and raw strings are lowercase hex strings, an
 //! ext is `{"type": t, "hex": "..."}`, a map whose keys are strings is an object and any other
-//! map an array of `[key, value]` pairs. In plain msgpack, a binary is `{"bin": "hex"}` and an
+//! map an array of `[key, value]` pairs, and a timestamp RFC 3339 text in UTC
+//! (`"2026-11-25T17:24:48.5Z"`; see [`timestamp_text`]). In plain msgpack, a binary is `{"bin": "hex"}` and an
 //! ext `{"ext": t, "data": "hex"}`, with what python-blosc2's ext types hold beside (see
 //! [`Msgpack`]).
 //!
@@ -62,6 +63,7 @@ pub(crate) mod intern;
 pub mod json;
 mod msgpack;
 mod pack;
+mod rfc3339;
 mod typed;
 
 pub use budget::{Budget, DEPTH_LIMIT, DecompressError, Held, ITEM_WORK, LIVE_LIMIT, Limit, VALUE_LIMIT, WORK_LIMIT};
@@ -69,6 +71,7 @@ pub use encode::{EncodeFailure, encode};
 pub use format::{Clip, PrettyFormatter, TextFormatter, shown_name, write_json, write_pretty, write_text};
 pub use msgpack::{Msgpack, MsgpackError, Style};
 pub use pack::pack;
+pub use rfc3339::{parse_timestamp, timestamp_text};
 pub use typed::{DecodeFailure, Typed, to_json_value};
 
 use metalayer_layout::{IntType, Node, Type};

@@ -298,6 +298,7 @@ impl<'a> Reader<'a> {
             path,
             depth: 0,
             siblings: None,
+            entry: false,
         }
     }
 
@@ -355,7 +356,12 @@ struct View<'r, 'a> {
     role: &'a Role,
     path: Path,
     depth: usize,
+    /// The entries of the record the node is in, and their counts so far: for the arrays and
+    /// maps counted by one of them, the entry's own and those nested in it.
     siblings: Option<Siblings<'r, 'a>>,
+    /// Whether the node is an entry's own (not nested in it), which generated code reads in one
+    /// piece when it is an array of packed integers.
+    entry: bool,
 }
 
 impl<'r, 'a> View<'r, 'a> {
@@ -366,7 +372,8 @@ impl<'r, 'a> View<'r, 'a> {
             role: &FIELD,
             path,
             depth: self.depth + 1,
-            siblings: None,
+            siblings: self.siblings,
+            entry: false,
         }
     }
 
@@ -394,12 +401,14 @@ impl<'r, 'a> View<'r, 'a> {
     /// Reads a str or bin of `node`, a constant's bytes checked.
     fn text<E: ser::Error>(&self, node: &Node, path: Path) -> Result<Text<'a>, E> {
         let at = self.position();
-        let (raw, family, encoding) = match &node.ty {
-            Type::Str(t) => (t.raw, Family::Str, t.encoding),
-            Type::Bin(encoding) => (true, Family::Bin, *encoding),
-            _ => unreachable!("text is read for str and bin nodes"),
+        let raw = !matches!(&node.ty, Type::Str(t) if !t.raw);
+        let Some((encoding, family, fixed)) = node.ty.bytes_layout() else {
+            unreachable!("text is read for str and bin nodes")
         };
         let len = self.header(encoding, family, path)?;
+        if let Some(k) = fixed {
+            self.r.read(|d| d.length(at, k, len, path))?;
+        }
         let start = self.position();
         let bytes = self.r.read(|d| d.bytes(len, path))?;
         if let Role::Const(Const::Bytes(expected)) = self.role {
@@ -438,23 +447,31 @@ impl<'r, 'a> View<'r, 'a> {
         View { depth, ..*self }.depth(path)?;
         let at = self.position();
         let total = r.entries.len();
-        self.r.read(|d| match r.header {
-            // One marker states every entry: the schema names it, as generated code checks it.
-            Encoding::Fixed(w) if w.marker().is_none() && r.required == total => {
-                d.marker(w.markers().0.wrapping_add(total as u8), w.name(), path)?;
-                Ok(total)
-            }
-            Encoding::Fixed(w) => {
-                let n = d.header(w, path)?;
-                d.entries(at, n, r.required, total, path)?;
+        self.r
+            .read(|d| match r.header {
+                // One marker states every entry: the schema names it, as generated code checks it.
+                Encoding::Fixed(w) if w.marker().is_none() && r.required == total => {
+                    d.marker(w.markers().0.wrapping_add(total as u8), w.name(), path)?;
+                    Ok(total)
+                }
+                Encoding::Fixed(w) => {
+                    let n = d.header(w, path)?;
+                    d.entries(at, n, r.required, total, path)?;
+                    Ok(n)
+                }
+                Encoding::Canonical { lenient } => {
+                    let n = d.any_header(r.form, !lenient, path)?;
+                    d.entries(at, n, r.required, total, path)?;
+                    Ok(n)
+                }
+            })
+            .and_then(|n| {
+                for (i, j) in r.together() {
+                    let (first, last) = (intern::text(&r.entries[i].name), intern::text(&r.entries[j].name));
+                    self.r.read(|d| d.together(at, n, (i, first), (j, last), path))?;
+                }
                 Ok(n)
-            }
-            Encoding::Canonical { lenient } => {
-                let n = d.any_header(r.form, !lenient, path)?;
-                d.entries(at, n, r.required, total, path)?;
-                Ok(n)
-            }
-        })
+            })
     }
 
     /// Reads the `present` entries of a record, keys included, handing each value to `each`.
@@ -482,6 +499,7 @@ impl<'r, 'a> View<'r, 'a> {
                     entries: &r.entries,
                     counts: &counts,
                 }),
+                entry: true,
             };
             self.r.last_int.set(None);
             each(entry, view)?;
@@ -541,7 +559,7 @@ impl<'r, 'a> View<'r, 'a> {
     fn array<S: Serializer>(&self, a: &'a metalayer_layout::ArrayType, serializer: S) -> Result<S::Ok, S::Error> {
         self.depth(self.path)?;
         let len = self.count(a.header, Family::Array, &a.count, self.path)?;
-        if a.packed_ints().is_none() {
+        if a.packed_ints().is_none() || !self.entry {
             // Generated decoders check the room for every element first, but for arrays read
             // in one piece, whose errors are those of reading element by element.
             let min = a.element.min_size(self.r.layout);
@@ -648,6 +666,11 @@ impl Serialize for View<'_, '_> {
                 }
             }
             Type::Str(_) | Type::Bin(_) => self.text(self.node, path)?.serialize(serializer),
+            Type::Ext(t) if t.timestamp => {
+                let smallest = !matches!(t.encoding, Encoding::Canonical { lenient: true });
+                let time = r.read(|d| d.timestamp(t.encoding.wire(), smallest, path))?;
+                serializer.serialize_str(&super::timestamp_text(time))
+            }
             Type::Ext(t) => {
                 let (ty, len) = r.read(|d| match t.encoding {
                     Encoding::Fixed(w) => d.ext_header(w, path),

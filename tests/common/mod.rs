@@ -104,7 +104,11 @@ pub fn engine_agrees<'a, T: metalayer::Decode<'a>>(bytes: &'a [u8], encoded: Opt
         (Err(e), Ok(_))
             if matches!(
                 e.kind(),
-                K::Capacity { .. } | K::StrCapacity { .. } | K::FixedLength { .. } | K::OutOfRange { .. }
+                K::Capacity { .. }
+                    | K::StrCapacity { .. }
+                    | K::FixedLength { .. }
+                    | K::FixedBytes { .. }
+                    | K::OutOfRange { .. }
             ) && field_type_refusal(layout, &e) => {}
         (Ok(_), Err(metalayer::value::DecodeFailure::DuplicateKey { .. })) => {}
         (Ok(value), Ok(json)) => {

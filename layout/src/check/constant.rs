@@ -22,8 +22,8 @@ pub(super) fn role(cx: &mut Ctx<'_, '_>, file: usize, t: &Table, node: &Node, na
         (Type::Int(it), Val::Int(Some(n))) => check_const_int_in_range(cx, file, span, it, *n),
         (Type::Float(w), Val::Float(f)) => check_const_float32_exact(cx, file, span, *w, *f),
         (Type::Float(_), Val::Int(Some(n))) => Const::Float(*n as f64),
-        (Type::Str(st), Val::Str(s)) => check_const_str_fits(cx, file, span, st.encoding, s),
-        (Type::Bin(e), Val::Array(items)) => check_const_bin_bytes(cx, file, span, *e, items),
+        (Type::Str(st), Val::Str(s)) => check_const_str_fits(cx, file, span, st.encoding, st.len, s),
+        (Type::Bin(b), Val::Array(items)) => check_const_bin_bytes(cx, file, span, b.encoding, b.len, items),
         _ => {
             check_const_of_entry_type(cx, file, v, node, name);
             return Role::Field;
@@ -81,9 +81,30 @@ fn check_const_float32_exact(cx: &mut Ctx<'_, '_>, file: usize, span: Range<usiz
 }
 
 /// Rule: a string constant's length fits its wire type (see [`check_len_fits_wire`]).
-fn check_const_str_fits(cx: &mut Ctx<'_, '_>, file: usize, span: Range<usize>, enc: Encoding, s: &str) -> Const {
-    check_len_fits_wire(cx, file, span, enc, s.len(), "constant");
+fn check_const_str_fits(
+    cx: &mut Ctx<'_, '_>,
+    file: usize,
+    span: Range<usize>,
+    enc: Encoding,
+    fixed: Option<usize>,
+    s: &str,
+) -> Const {
+    check_len_fits_wire(cx, file, span.clone(), enc, s.len(), "constant");
+    check_const_len_is_fixed(cx, file, span, fixed, s.len());
     Const::Bytes(s.as_bytes().to_vec())
+}
+
+/// Rule: a constant of a string or byte string of fixed length (`len`) has that length.
+fn check_const_len_is_fixed(cx: &mut Ctx<'_, '_>, file: usize, span: Range<usize>, fixed: Option<usize>, len: usize) {
+    if let Some(fixed) = fixed
+        && fixed != len
+    {
+        cx.error(
+            file,
+            span,
+            format!("constant of {len} bytes does not have the fixed length, `len = {fixed}`"),
+        );
+    }
 }
 
 /// Rule: a bin constant is an array of bytes (0..=255), as many as its wire type holds.
@@ -92,6 +113,7 @@ fn check_const_bin_bytes(
     file: usize,
     span: Range<usize>,
     enc: Encoding,
+    fixed: Option<usize>,
     items: &[Sp<Val>],
 ) -> Const {
     let mut bytes = Vec::new();
@@ -101,7 +123,8 @@ fn check_const_bin_bytes(
             _ => cx.error(file, item.span.clone(), "a bin constant is an array of bytes (0..=255)"),
         }
     }
-    check_len_fits_wire(cx, file, span, enc, bytes.len(), "constant");
+    check_len_fits_wire(cx, file, span.clone(), enc, bytes.len(), "constant");
+    check_const_len_is_fixed(cx, file, span, fixed, bytes.len());
     Const::Bytes(bytes)
 }
 
@@ -112,6 +135,22 @@ mod tests {
     /// A record of one entry `a` whose node has the lines `node` (line 5 on).
     fn entry(node: &str) -> String {
         format!("[container]\nwire = \"fixarray\"\n[[entry]]\nname = \"a\"\n{node}")
+    }
+
+    #[test]
+    fn check_const_len_is_fixed() {
+        let head = "[schema]\nmetalayer = \"m\"\ndescription = \"d\"\nsource = \"s\"\nlanguage = 3\n";
+        let text = format!("{head}{}", entry("wire = \"str\"\nlen = 3\nconst = \"abcd\"\n"));
+        assert_eq!(
+            crate::check::testing::problems_in(&text),
+            [at(
+                12,
+                9,
+                "constant of 4 bytes does not have the fixed length, `len = 3`"
+            )]
+        );
+        let text = format!("{head}{}", entry("wire = \"bin\"\nlen = 2\nconst = [1, 2]\n"));
+        assert_eq!(crate::check::testing::problems_in(&text), []);
     }
 
     #[test]

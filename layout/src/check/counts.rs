@@ -3,7 +3,7 @@
 
 use super::record::CheckedEntry;
 use super::{Ctx, hex};
-use crate::model::{ArrayType, Count, Encoding, MapType, Role, Type, Wire};
+use crate::model::{ArrayType, Count, Encoding, MapType, Node, Role, Type, Wire};
 use crate::parse::Sp;
 
 /// Checks the counts of a record whose entries all checked on their own, and records them in
@@ -40,6 +40,65 @@ pub(super) fn check_counts(cx: &mut Ctx<'_, '_>, entries: &mut [CheckedEntry]) {
     }
     for e in entries.iter() {
         check_header_overflow_has_count(cx, e);
+    }
+    for i in 0..entries.len() {
+        check_nested_counts_name_earlier_counts(cx, entries, i);
+    }
+}
+
+/// Rule: a nested array's or map's `count = "n"` (language 3) names a count of the same record
+/// that comes before the entry holding it: an integer entry whose `length_of` lists arrays or
+/// maps of the record, so that its value is known on decode and on encode. Each nested array
+/// or map then has exactly that many elements. Records the count in the model.
+fn check_nested_counts_name_earlier_counts(cx: &mut Ctx<'_, '_>, entries: &mut [CheckedEntry], i: usize) {
+    let nested = core::mem::take(&mut entries[i].nested);
+    for n in &nested {
+        let name = &n.name.value;
+        let problem = match entries.iter().position(|e| e.entry.name == *name) {
+            None => Some(format!("count `{name}` is not an entry of this record")),
+            Some(c) if c >= i => Some(format!(
+                "count `{name}` comes after this entry: a decoder must read the count before the elements"
+            )),
+            Some(c) if !matches!(entries[c].entry.role, Role::Count { .. }) => Some(format!(
+                "count `{name}` of a nested array is not a count: list an array or map of this record in its `length_of`, whose length it then holds"
+            )),
+            Some(c) => {
+                let header = set_nested_count(&mut entries[i].entry.node, n.file, &n.node, c);
+                let max = int_max(&entries[c]).unwrap_or(0);
+                match header.and_then(Encoding::wire) {
+                    Some(w) if max > i128::from(w.max_len().unwrap_or(u64::MAX)) => Some(format!(
+                        "{} states at most {} elements, but `{name}` allows up to {max}",
+                        w.name(),
+                        w.max_len().unwrap_or(0)
+                    )),
+                    _ => None,
+                }
+            }
+        };
+        if let Some(message) = problem {
+            cx.error(n.file, n.name.span.clone(), message);
+        }
+    }
+}
+
+/// Sets the count of the array or map nested in `node` whose table is at `span` of `file`;
+/// its header's encoding.
+fn set_nested_count(node: &mut Node, file: usize, span: &core::ops::Range<usize>, c: usize) -> Option<Encoding> {
+    let here = node.file == file && node.span == *span;
+    match &mut node.ty {
+        Type::Array(a) if here => {
+            a.count = Count::Entry(c);
+            Some(a.header)
+        }
+        Type::Map(m) if here => {
+            m.count = Count::Entry(c);
+            Some(m.header)
+        }
+        Type::Array(a) => set_nested_count(&mut a.element, file, span, c),
+        Type::Map(m) => {
+            set_nested_count(&mut m.key, file, span, c).or_else(|| set_nested_count(&mut m.value, file, span, c))
+        }
+        _ => None,
     }
 }
 
@@ -429,6 +488,60 @@ mod tests {
         assert_eq!(
             problems(&record(&[n, A])),
             [at(8, 13, "`n` is a constant and cannot also be a count")]
+        );
+    }
+
+    #[test]
+    fn check_nested_counts_name_earlier_counts() {
+        use crate::check::testing::problems3;
+        // Lines 3..=7 `n` (a count of `a`), 8..=12 `a`, 13.. `grid`, its element on line 16.
+        let body = |max: u32, inner: &str| {
+            format!(
+                "[container]\nwire = \"array\"\n[[entry]]\nname = \"n\"\nwire = \"int\"\nmin = 0\nmax = {max}\nlength_of = [\"a\"]\n[[entry]]\nname = \"a\"\nwire = \"array\"\ncount = \"n\"\nelement = {{ wire = \"int\" }}\n[[entry]]\nname = \"grid\"\nwire = \"array\"\nelement = {{ wire = \"{inner}\", count = \"n\", element = {{ wire = \"int\" }} }}\n"
+            )
+        };
+        assert_eq!(problems3(&body(8, "array")), []);
+        assert_eq!(
+            problems3(&body(16, "fixarray")),
+            [at(
+                17,
+                40,
+                "fixarray states at most 15 elements, but `n` allows up to 16"
+            )]
+        );
+        assert_eq!(
+            problems3(&body(8, "array").replace("count = \"n\", element", "count = \"m\", element")),
+            [at(17, 37, "count `m` is not an entry of this record")]
+        );
+        // `a` is no count: its `length_of` is not there.
+        let plain = body(8, "array")
+            .replace("length_of = [\"a\"]\n", "")
+            .replace("count = \"n\"\nelement", "element");
+        assert_eq!(
+            problems3(&plain),
+            [at(
+                15,
+                37,
+                "count `n` of a nested array is not a count: list an array or map of this record in its `length_of`, whose length it then holds"
+            )]
+        );
+        // Language 2 refused it; it had been read as no count at all.
+        assert_eq!(
+            problems(&body(8, "array")),
+            [at(
+                17,
+                37,
+                "a nested array's `count` is language 3: state `language = 3` in [schema]"
+            )]
+        );
+        // A single value has no entries to count its arrays.
+        assert_eq!(
+            problems3("[value]\nwire = \"array\"\ncount = \"n\"\nelement = { wire = \"int\" }\n"),
+            [at(
+                3,
+                9,
+                "count `n` is not an entry: a single value has no entries to count it"
+            )]
         );
     }
 

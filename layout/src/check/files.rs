@@ -1,14 +1,14 @@
 //! The files of a schema: the schema itself, and those it extends or includes, read depth
 //! first.
 
-use super::Ctx;
+use super::{Ctx, LANGUAGE_DEFAULT, LANGUAGE_LATEST};
 use crate::load::Source;
 use crate::parse::{Sp, Table};
 
 /// The keys of a schema file's top-level table.
 const TOP_KEYS: &[&str] = &["schema", "container", "value", "entry", "types"];
 /// The keys of the main schema's `[schema]` table.
-const SCHEMA_KEYS: &[&str] = &["metalayer", "description", "source", "extends", "include"];
+const SCHEMA_KEYS: &[&str] = &["metalayer", "description", "source", "language", "extends", "include"];
 
 /// Everything the files of a schema define, before checking.
 #[derive(Default)]
@@ -50,9 +50,8 @@ pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize
         return;
     };
     let schema = schema.clone();
-    if is_main {
-        cx.check_known_keys(file, &schema, "[schema]", SCHEMA_KEYS);
-    }
+    cx.check_known_keys(file, &schema, "[schema]", SCHEMA_KEYS);
+    check_language_known(cx, file, &schema);
     let mut refs = Vec::new();
     if let Some(base) = cx.string(file, &schema, "extends") {
         refs.push((base, Reference::Extend));
@@ -67,9 +66,15 @@ pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize
         if !check_no_file_cycle(cx, file, &reference, &source, how) {
             continue;
         }
+        // A file two others include (a diamond) is read once: its types are defined once.
+        if cx.files.iter().any(|f| f.is_same_file(&source)) {
+            continue;
+        }
         let index = cx.files.len();
         let parsed = crate::parse::parse(&source.text);
         cx.files.push(source);
+        let language = cx.languages[file];
+        cx.languages.push(language);
         match parsed {
             Ok(t) => {
                 gathered.tables.push((index, t));
@@ -87,6 +92,26 @@ pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize
                 }
             }
         }
+    }
+}
+
+/// Rule: `language` in `[schema]` names a version of the schema language: 2 (the default) or
+/// 3. Sets the language file `file` is read in.
+fn check_language_known(cx: &mut Ctx<'_, '_>, file: usize, schema: &Table) {
+    let Some(v) = cx.integer(file, schema, "language") else {
+        return;
+    };
+    if (LANGUAGE_DEFAULT..=LANGUAGE_LATEST).contains(&v.value) {
+        cx.languages[file] = v.value;
+    } else {
+        cx.error(
+            file,
+            v.span,
+            format!(
+                "language {} is not a version of the schema language: {LANGUAGE_DEFAULT} (the default) or {LANGUAGE_LATEST}",
+                v.value
+            ),
+        );
     }
 }
 
@@ -162,11 +187,76 @@ mod tests {
                 at(2, 12, "include cycle: main -> b.toml -> main again")
             )]
         );
+        // Two files including a third is no cycle, and the third is read once: its types are
+        // not defined twice, and its errors are reported once.
+        let d = "[types.p]\nwire = \"fixarray\"\n[[types.p.entry]]\nname = \"x\"\nwire = \"int65\"\n";
+        let (b, c) = (
+            "[schema]\ninclude = [\"d.toml\"]\n",
+            "[schema]\ninclude = [\"d.toml\"]\n",
+        );
+        let main = format!("{HEAD}include = [\"b.toml\", \"c.toml\"]\n[value]\ntype = \"p\"\n");
+        let found = problems_with(&main, &[("b.toml", b), ("c.toml", c), ("d.toml", d)]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].0.as_str(), found[0].1.0, found[0].1.1), ("d.toml", 5, 8));
+        let fine = d.replace("int65", "int");
+        assert_eq!(
+            problems_with(&main, &[("b.toml", b), ("c.toml", c), ("d.toml", &fine)]),
+            []
+        );
         // Two files including a third is no cycle.
         let c = "[types.point]\nwire = \"fixarray\"\n[[types.point.entry]]\nname = \"x\"\nwire = \"int\"\n";
         let b = "[schema]\ninclude = [\"c.toml\"]\n";
         let main = format!("{HEAD}include = [\"b.toml\"]\n[value]\ntype = \"point\"\n");
         assert_eq!(problems_with(&main, &[("b.toml", b), ("c.toml", c)]), []);
+    }
+
+    #[test]
+    fn check_language_known() {
+        let text = format!("{HEAD}language = 4\n[value]\nwire = \"int\"\n");
+        assert_eq!(
+            problems_in(&text),
+            [at(
+                5,
+                12,
+                "language 4 is not a version of the schema language: 2 (the default) or 3"
+            )]
+        );
+        // Language 2 is what a schema without `language` is read in: a key of language 3 is
+        // refused there, and accepted under `language = 3`.
+        let two = format!("{HEAD}[value]\nwire = \"bin\"\nlen = 32\n");
+        assert_eq!(
+            problems_in(&two),
+            [at(7, 1, "`len` is language 3: state `language = 3` in [schema]")]
+        );
+        let three = format!("{HEAD}language = 3\n[value]\nwire = \"bin\"\nlen = 32\n");
+        assert_eq!(problems_in(&three), []);
+        let two = format!("{HEAD}language = 2\n[value]\nwire = \"int\"\n");
+        assert_eq!(problems_in(&two), []);
+        // A file of types without `language` is read in the language of the file including it;
+        // one that states its own is read in that.
+        let types = "[types.d]\nwire = \"fixarray\"\n[[types.d.entry]]\nname = \"sha\"\nwire = \"bin\"\nlen = 32\n";
+        let main = |language: &str| format!("{HEAD}{language}include = [\"t.toml\"]\n[value]\ntype = \"d\"\n");
+        assert_eq!(problems_with(&main("language = 3\n"), &[("t.toml", types)]), []);
+        let in_types = (
+            "t.toml".to_string(),
+            at(6, 1, "`len` is language 3: state `language = 3` in [schema]"),
+        );
+        assert_eq!(problems_with(&main(""), &[("t.toml", types)]), [in_types]);
+        let stated = format!("[schema]\nlanguage = 3\n{types}");
+        assert_eq!(problems_with(&main(""), &[("t.toml", &stated)]), []);
+        // The [schema] keys of every file are checked, not only the main schema's.
+        let typo = format!("[schema]\nincude = [\"x\"]\n{types}");
+        assert_eq!(
+            problems_with(&main("language = 3\n"), &[("t.toml", &typo)]),
+            [(
+                "t.toml".to_string(),
+                at(
+                    2,
+                    1,
+                    "unknown key `incude` in [schema]; expected one of: metalayer, description, source, language, extends, include"
+                )
+            )]
+        );
     }
 
     #[test]

@@ -5,22 +5,27 @@
 //! with a schema that breaks it (the exact message, at its line and column) and one that keeps
 //! it. The rules, by the part of a schema they are about:
 //!
-//! - the files ([`files`]): a schema does not extend or include itself, and the files it names
-//!   exist and parse;
+//! - the files ([`files`]): a schema does not extend or include itself, the files it names
+//!   exist and parse (a file several include is read once), and each file's `language` is 2 or
+//!   3; a key of language 3 is refused in a file of language 2;
 //! - the schema ([`schema`]): `[schema]` states `metalayer`, `description` and `source`; the
-//!   metalayer name fits c-blosc2; one top-level value; type names defined once; no type
-//!   contains itself; values nest at most [`NESTING_LIMIT`](crate::NESTING_LIMIT) levels deep;
+//!   metalayer name fits c-blosc2; one top-level value; the schema extended is a record; type
+//!   names defined once; no type contains itself; values nest at most
+//!   [`NESTING_LIMIT`](crate::NESTING_LIMIT) levels deep;
 //! - a record ([`record`]): a record wire, `lenient` and `marker` as its wire takes them, a
-//!   header that holds the entries; entries named once by identifiers, keys in map records
-//!   only and unique, optional entries trailing and fields;
+//!   header that holds the entries (for a container extended from the base, checked at
+//!   `extends`); entries named once by identifiers, keys in map records only and unique,
+//!   optional entries trailing and fields, `together_with` naming an earlier optional entry;
 //! - counts ([`counts`]): `count = "n"` names an earlier integer entry whose `length_of` lists
 //!   the counted entry and the other way round; a count is not negative, not a constant, and
-//!   its largest value fits the header of what it counts;
-//! - a value ([`node`]): a known wire type or a defined type, the keys its wire type takes,
-//!   markers and widths of that wire type, integer bounds and named values in range, an ext
-//!   type byte, a fixed count the header can state, an array's element and a map's key and
-//!   value types;
-//! - a constant ([`constant`]): of the entry's type, and fitting its wire type.
+//!   its largest value fits the header of what it counts; a nested array's `count` names an
+//!   earlier count of the record;
+//! - a value ([`node`]): a known wire type (a timestamp's among them) or a defined type, the
+//!   keys its wire type takes, markers and widths of that wire type, integer bounds and named
+//!   values in range, an ext type byte, a fixed count and a fixed length the header can state,
+//!   an array's element and a map's key and value types;
+//! - a constant ([`constant`]): of the entry's type, fitting its wire type and its fixed
+//!   length.
 //!
 //! Names of generated Rust items are code generation's business: the checker only requires
 //! entry and type names to be identifiers.
@@ -63,7 +68,16 @@ const NODE_KEYS: &[&str] = &[
     "key_type",
     "value_type",
     "allow_header_overflow",
+    "len",
 ];
+
+/// The language version a schema file states in `[schema]` when it does not state one: the
+/// language before `language = 3`.
+pub(crate) const LANGUAGE_DEFAULT: i128 = 2;
+
+/// The newest language version: fixed lengths (`len`), timestamps, counts of nested arrays and
+/// optional entries that go together (`together_with`).
+pub(crate) const LANGUAGE_LATEST: i128 = 3;
 
 /// Parses the main schema, reads the files it extends or includes, and checks them all.
 pub(crate) fn check(main: Source, resolve: &mut Resolve<'_>) -> Result<Layout, Vec<Diagnostic>> {
@@ -73,6 +87,7 @@ pub(crate) fn check(main: Source, resolve: &mut Resolve<'_>) -> Result<Layout, V
         files: vec![main],
         diags: Vec::new(),
         resolve,
+        languages: vec![LANGUAGE_DEFAULT],
     };
     let mut gathered = files::Gathered::default();
     gathered.tables.push((0, main_table));
@@ -86,6 +101,20 @@ pub(crate) fn check(main: Source, resolve: &mut Resolve<'_>) -> Result<Layout, V
     }
     let mut diags = cx.diags;
     diags.sort_by_key(|d| (d.origin.is_some(), d.span.start));
+    // A problem found along two paths (a node checked for two reasons) is reported once.
+    let mut seen: Vec<(Option<String>, Range<usize>, String)> = Vec::new();
+    diags.retain(|d| {
+        let key = (
+            d.origin.as_ref().map(|o| o.name.clone()),
+            d.span.clone(),
+            d.message.clone(),
+        );
+        let new = !seen.contains(&key);
+        if new {
+            seen.push(key);
+        }
+        new
+    });
     Err(diags)
 }
 
@@ -102,6 +131,7 @@ fn wire_names() -> String {
             names.push(f.name());
         }
     }
+    names.extend(crate::model::ExtType::TIMESTAMP_WIRES.iter().map(|(n, _)| *n));
     names.join(", ")
 }
 
@@ -144,9 +174,26 @@ struct Ctx<'l, 'a> {
     resolve: &'l mut Resolve<'a>,
     /// The chain of files being extended or included (indices in `files`), for cycles.
     stack: Vec<usize>,
+    /// The language version of each file (indices as in `files`): the one its `[schema]`
+    /// states (`language = 3`), or else that of the file that extends or includes it, and 2
+    /// for the main schema.
+    languages: Vec<i128>,
 }
 
 impl Ctx<'_, '_> {
+    /// Rule: a key of language 3 (`len`, a timestamp, `together_with`, a nested array's
+    /// `count`) is written in a file of language 3 (see `languages`); a schema of an earlier
+    /// language keeps meaning what it meant.
+    fn check_language(&mut self, file: usize, span: Range<usize>, what: &str) {
+        if self.languages.get(file).copied().unwrap_or(LANGUAGE_DEFAULT) < LANGUAGE_LATEST {
+            self.error(
+                file,
+                span,
+                format!("{what} is language {LANGUAGE_LATEST}: state `language = {LANGUAGE_LATEST}` in [schema]"),
+            );
+        }
+    }
+
     fn error(&mut self, file: usize, span: Range<usize>, message: impl Into<String>) {
         let mut d = Diagnostic::new(span, message);
         if file > 0 {
@@ -334,8 +381,17 @@ mod testing {
 
     /// The problems of [`HEAD`] followed by `body`, placed in `body`: its first line is line 1.
     pub(crate) fn problems(body: &str) -> Vec<Problem> {
-        let head_lines = HEAD.lines().count();
-        let text = format!("{HEAD}{body}");
+        problems_after(HEAD, body)
+    }
+
+    /// [`problems`] of a schema of language 3: `language = 3` follows [`HEAD`].
+    pub(crate) fn problems3(body: &str) -> Vec<Problem> {
+        problems_after(&format!("{HEAD}language = 3\n"), body)
+    }
+
+    fn problems_after(head: &str, body: &str) -> Vec<Problem> {
+        let head_lines = head.lines().count();
+        let text = format!("{head}{body}");
         problems_in(&text)
             .into_iter()
             .map(|(line, column, message)| (line - head_lines, column, message))
@@ -438,7 +494,7 @@ mod tests {
             [at(
                 6,
                 27,
-                "unknown key `wdth` in an array's element; expected one of: wire, type, marker, width, min, max, values, raw, lenient, ext_type, count, element, key_type, value_type, allow_header_overflow"
+                "unknown key `wdth` in an array's element; expected one of: wire, type, marker, width, min, max, values, raw, lenient, ext_type, count, element, key_type, value_type, allow_header_overflow, len"
             )]
         );
         assert_eq!(

@@ -4,12 +4,19 @@ use core::ops::Range;
 use std::collections::HashMap;
 
 use super::{Ctx, NODE_KEYS, hex, wire_names};
-use crate::model::{ArrayType, Count, Encoding, ExtType, Family, IntType, Layout, MapType, Node, StrType, Type, Wire};
+use crate::model::{
+    ArrayType, BinType, Count, Encoding, ExtType, Family, IntType, Layout, MapType, Node, StrType, Type, Wire,
+};
 use crate::parse::{Sp, Table, Val};
 
 /// Checking nodes, with the names of the schema's types for `type = "..."`.
 pub(super) struct NodeCx<'n> {
     type_names: &'n TypeNames,
+    /// How many arrays or maps enclose the node being checked, within its entry.
+    nesting: usize,
+    /// The `count = "<entry>"` of nested arrays and maps, in the order found, for the record
+    /// to resolve.
+    pub(super) nested: Vec<NestedCount>,
 }
 
 /// The names of a schema's record types in the order of their indices in [`Layout::types`],
@@ -50,6 +57,14 @@ impl TypeNames {
     }
 }
 
+/// A nested array's or map's `count = "<entry>"`: the count's name, and the file and span of
+/// the node that states it.
+pub(super) struct NestedCount {
+    pub(super) file: usize,
+    pub(super) name: Sp<String>,
+    pub(super) node: Range<usize>,
+}
+
 /// The wire type a node states.
 struct NodeWire {
     /// As written.
@@ -57,6 +72,8 @@ struct NodeWire {
     family: Family,
     /// The fixed wire type, or `None` for a family's canonical encoding.
     fixed: Option<Wire>,
+    /// A timestamp (`timestamp`, `timestamp32`...), of family ext.
+    timestamp: bool,
 }
 
 impl NodeWire {
@@ -67,17 +84,20 @@ impl NodeWire {
     }
 }
 
-/// Keys each family's node takes besides `wire`.
-fn node_keys(family: Family, canonical: bool) -> &'static [&'static str] {
-    match (family, canonical) {
+/// Keys each family's node takes besides `wire`; a timestamp's are its own.
+fn node_keys(wire: &NodeWire) -> &'static [&'static str] {
+    if wire.timestamp {
+        return if wire.canonical() { &["lenient"] } else { &[] };
+    }
+    match (wire.family, wire.canonical()) {
         (Family::Nil | Family::Bool, _) => &[],
         (Family::Int, false) => &["marker", "width", "min", "max", "values"],
         (Family::Int, true) => &["min", "max", "values", "lenient"],
         (Family::Float, _) => &["marker", "width"],
-        (Family::Str, false) => &["marker", "width", "raw"],
-        (Family::Str, true) => &["raw", "lenient"],
-        (Family::Bin, false) => &["marker", "width"],
-        (Family::Bin, true) => &["lenient"],
+        (Family::Str, false) => &["marker", "width", "raw", "len"],
+        (Family::Str, true) => &["raw", "lenient", "len"],
+        (Family::Bin, false) => &["marker", "width", "len"],
+        (Family::Bin, true) => &["lenient", "len"],
         (Family::Ext, false) => &["marker", "width", "ext_type"],
         (Family::Ext, true) => &["ext_type", "lenient"],
         (Family::Array, false) => &["marker", "width", "count", "element", "allow_header_overflow"],
@@ -90,7 +110,11 @@ fn node_keys(family: Family, canonical: bool) -> &'static [&'static str] {
 impl<'n> NodeCx<'n> {
     /// Checking nodes of a schema whose record types are `type_names`.
     pub(super) fn new(type_names: &'n TypeNames) -> Self {
-        NodeCx { type_names }
+        NodeCx {
+            type_names,
+            nesting: 0,
+            nested: Vec::new(),
+        }
     }
 
     /// Checks a node table: `wire` (or `type`) and the keys of its family. `what` names the
@@ -116,11 +140,12 @@ impl<'n> NodeCx<'n> {
         check_node_keys_apply(cx, file, t, &wire);
         let lenient = cx.flag(file, t, "lenient");
         let encoding = match wire.fixed {
-            Some(w) => {
+            Some(w) if !wire.timestamp => {
                 check_marker_of_wire(cx, file, t, w);
                 check_width_of_wire(cx, file, t, w);
                 Encoding::Fixed(w)
             }
+            Some(w) => Encoding::Fixed(w),
             None => Encoding::Canonical { lenient },
         };
         let ty = match wire.family {
@@ -131,11 +156,21 @@ impl<'n> NodeCx<'n> {
             Family::Str => Type::Str(StrType {
                 encoding,
                 raw: cx.flag(file, t, "raw"),
+                len: check_fixed_len(cx, file, t, encoding),
             }),
-            Family::Bin => Type::Bin(encoding),
+            Family::Bin => Type::Bin(BinType {
+                encoding,
+                len: check_fixed_len(cx, file, t, encoding),
+            }),
+            Family::Ext if wire.timestamp => Type::Ext(ExtType {
+                encoding,
+                ext_type: Some(metalayer_runtime::TIMESTAMP_EXT_TYPE),
+                timestamp: true,
+            }),
             Family::Ext => Type::Ext(ExtType {
                 encoding,
                 ext_type: check_ext_type_fits_byte(cx, file, t),
+                timestamp: false,
             }),
             Family::Array => self.array(cx, file, t, &span, encoding, what)?,
             Family::Map => self.map(cx, file, t, &span, encoding, what)?,
@@ -169,10 +204,15 @@ impl<'n> NodeCx<'n> {
         what: &str,
     ) -> Option<Type> {
         let count = check_fixed_count(cx, file, t, header);
+        self.note_nested_count(cx, file, t, span);
         let (el, el_span) = check_array_has_element(cx, file, t, span, what)?;
         cx.check_known_keys(file, el, "an array's element", NODE_KEYS);
-        let element = self.node(cx, file, el, el_span, &format!("the element of {what}"))?;
+        self.nesting += 1;
+        let element = self.node(cx, file, el, el_span, &format!("the element of {what}"));
+        self.nesting -= 1;
+        let element = element?;
         let header_overflow = check_header_overflow_reason(cx, file, t, span);
+        self.check_no_header_overflow_nested(cx, file, t);
         Some(Type::Array(ArrayType {
             header,
             count,
@@ -191,15 +231,83 @@ impl<'n> NodeCx<'n> {
         header: Encoding,
         what: &str,
     ) -> Option<Type> {
+        let count = check_fixed_count(cx, file, t, header);
+        self.note_nested_count(cx, file, t, span);
+        self.nesting += 1;
         let key = self.check_map_has_part(cx, file, t, span, "key_type", what);
         let value = self.check_map_has_part(cx, file, t, span, "value_type", what);
-        let count = check_fixed_count(cx, file, t, header);
+        self.nesting -= 1;
         Some(Type::Map(MapType {
             header,
             count,
             key: Box::new(key?),
             value: Box::new(value?),
         }))
+    }
+
+    /// A nested array's or map's `count = "<entry>"` (language 3), kept for its record to
+    /// check; an entry's own count is the record's to read.
+    fn note_nested_count(&mut self, cx: &mut Ctx<'_, '_>, file: usize, t: &Table, span: &Range<usize>) {
+        let Some(Sp {
+            value: Val::Str(name),
+            span: name_span,
+        }) = t.get("count")
+        else {
+            return;
+        };
+        if self.nesting == 0 {
+            return;
+        }
+        cx.check_language(file, name_span.clone(), "a nested array's `count`");
+        self.nested.push(NestedCount {
+            file,
+            name: Sp {
+                value: name.clone(),
+                span: name_span.clone(),
+            },
+            node: span.clone(),
+        });
+    }
+
+    /// Rule: `allow_header_overflow` is for an entry's own fixarray, counted by an earlier
+    /// entry (c-blosc2's shapes); an array nested in an entry or in a single value has a
+    /// msgpack header, and the key would be ignored there.
+    fn check_no_header_overflow_nested(&self, cx: &mut Ctx<'_, '_>, file: usize, t: &Table) {
+        if self.nesting == 0 {
+            return;
+        }
+        if let Some(span) = t.key_span("allow_header_overflow") {
+            cx.error(
+                file,
+                span,
+                "`allow_header_overflow` applies to an entry's own fixarray counted by an earlier entry, not to an array nested in a value",
+            );
+        }
+    }
+
+    /// Checks the top-level value of a `[value]` schema, whose arrays and maps have no record
+    /// to be counted by.
+    pub(super) fn single_value(
+        &mut self,
+        cx: &mut Ctx<'_, '_>,
+        file: usize,
+        t: &Table,
+        span: Range<usize>,
+    ) -> Option<Node> {
+        self.nesting = 1;
+        let node = self.node(cx, file, t, span, "the value");
+        self.nesting = 0;
+        for n in self.nested.drain(..) {
+            cx.error(
+                n.file,
+                n.name.span,
+                format!(
+                    "count `{}` is not an entry: a single value has no entries to count it",
+                    n.name.value
+                ),
+            );
+        }
+        node
     }
 
     /// Rule: a map states the type of its keys (`key_type`) and of its values (`value_type`); a
@@ -265,6 +373,15 @@ fn check_node_wire(cx: &mut Ctx<'_, '_>, file: usize, t: &Table, span: &Range<us
         }
         return None;
     };
+    if let Some((_, fixed)) = ExtType::TIMESTAMP_WIRES.iter().find(|(n, _)| *n == name.value) {
+        cx.check_language(file, name.span.clone(), &format!("`{}`", name.value));
+        return Some(NodeWire {
+            name,
+            family: Family::Ext,
+            fixed: *fixed,
+            timestamp: true,
+        });
+    }
     let (family, fixed) = match (Wire::from_name(&name.value), Family::from_name(&name.value)) {
         (Some(w), _) => (w.family(), Some(w)),
         (None, Some(f)) if f != Family::Float => (f, None),
@@ -277,19 +394,29 @@ fn check_node_wire(cx: &mut Ctx<'_, '_>, file: usize, t: &Table, span: &Range<us
             return None;
         }
     };
-    Some(NodeWire { name, family, fixed })
+    Some(NodeWire {
+        name,
+        family,
+        fixed,
+        timestamp: false,
+    })
 }
 
 /// Rule: a node has only the keys its wire type takes; a canonical encoding takes no `marker`
 /// or `width`, since its marker follows from the value.
 fn check_node_keys_apply(cx: &mut Ctx<'_, '_>, file: usize, t: &Table, wire: &NodeWire) {
     let canonical = wire.canonical();
-    let applicable = node_keys(wire.family, canonical);
+    let applicable = node_keys(wire);
     for k in NODE_KEYS.iter().filter(|k| !matches!(**k, "wire" | "type")) {
         let Some(span) = t.key_span(k).filter(|_| !applicable.contains(k)) else {
             continue;
         };
-        let message = if canonical && matches!(*k, "marker" | "width") {
+        let message = if wire.timestamp {
+            format!(
+                "`{k}` does not apply to {}: a timestamp's wire type and ext type are msgpack's",
+                wire.name.value
+            )
+        } else if canonical && matches!(*k, "marker" | "width") {
             let fixed: Vec<&str> = wire.family.wires().iter().map(|w| w.name()).collect();
             format!(
                 "`{k}` does not apply to `{}`, the canonical encoding, whose marker follows from the value; to fix the marker, name the wire type: {}",
@@ -509,6 +636,20 @@ fn check_fixed_count(cx: &mut Ctx<'_, '_>, file: usize, t: &Table, header: Encod
     }
 }
 
+/// Rule: a string's or byte string's fixed length (`len = 32`) is a number of bytes that is not
+/// negative and that its wire type's header can state (a fixstr holds 31 bytes). The length,
+/// when it is stated and one.
+fn check_fixed_len(cx: &mut Ctx<'_, '_>, file: usize, t: &Table, enc: Encoding) -> Option<usize> {
+    let v = cx.integer(file, t, "len")?;
+    cx.check_language(file, t.key_span("len").unwrap_or(v.span.clone()), "`len`");
+    let Ok(len) = usize::try_from(v.value) else {
+        cx.error(file, v.span, "a fixed length cannot be negative");
+        return None;
+    };
+    check_len_fits_wire(cx, file, v.span, enc, len, "a fixed length");
+    Some(len)
+}
+
 /// Rule: an array states its elements' type (`element`). The element's table, when it is
 /// there.
 fn check_array_has_element<'t>(
@@ -601,7 +742,7 @@ impl Node {
 
 #[cfg(test)]
 mod tests {
-    use crate::check::testing::{at, problems};
+    use crate::check::testing::{at, problems, problems3};
 
     /// A record of one entry `a` whose node has the lines `node` (line 5 on).
     fn entry(node: &str) -> String {
@@ -869,6 +1010,51 @@ mod tests {
         );
         assert_eq!(problems(&map("-1")), [at(6, 9, "a fixed count cannot be negative")]);
         assert_eq!(problems(&map("2")), []);
+    }
+
+    #[test]
+    fn check_fixed_len() {
+        assert_eq!(
+            problems3(&entry("wire = \"fixstr\"\nlen = 32\n")),
+            [at(
+                6,
+                7,
+                "a fixed length of 32 bytes does not fit fixstr (at most 31 bytes)"
+            )]
+        );
+        assert_eq!(
+            problems3(&entry("wire = \"bin\"\nlen = -1\n")),
+            [at(6, 7, "a fixed length cannot be negative")]
+        );
+        assert_eq!(
+            problems3(&entry("wire = \"int\"\nlen = 4\n")),
+            [at(6, 1, "`len` does not apply to int entries")]
+        );
+        assert_eq!(problems3(&entry("wire = \"bin8\"\nlen = 32\n")), []);
+        assert_eq!(problems3(&entry("wire = \"str\"\nlen = 31\n")), []);
+    }
+
+    #[test]
+    fn check_no_header_overflow_nested() {
+        assert_eq!(
+            problems(&entry(
+                "wire = \"array\"\nelement = { wire = \"fixarray\", allow_header_overflow = \"x\", element = { wire = \"int\" } }\n"
+            )),
+            [at(
+                6,
+                32,
+                "`allow_header_overflow` applies to an entry's own fixarray counted by an earlier entry, not to an array nested in a value"
+            )]
+        );
+        // A single value's array has no count entry either.
+        let single = value("wire = \"fixarray\"\nallow_header_overflow = \"x\"\nelement = { wire = \"int\" }\n");
+        let found = problems(&single);
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0]
+                .2
+                .starts_with("`allow_header_overflow` applies to an entry's own fixarray")
+        );
     }
 
     #[test]

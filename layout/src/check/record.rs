@@ -3,13 +3,13 @@
 
 use core::ops::Range;
 
-use super::node::NodeCx;
+use super::node::{NestedCount, NodeCx};
 use super::{Ctx, NODE_KEYS, NameOf, check_identifier, constant, counts, hex};
 use crate::model::{Encoding, Entry, Family, Record, Wire};
 use crate::parse::{Sp, Table, Val};
 
 /// The keys an `[[entry]]` takes besides those of its node.
-const ENTRY_KEYS: &[&str] = &["name", "key", "const", "length_of", "optional", "doc"];
+const ENTRY_KEYS: &[&str] = &["name", "key", "const", "length_of", "optional", "together_with", "doc"];
 
 /// A record's container and entries as read from one or more files (a schema that extends
 /// another starts with the base's entries): each with its file and its table's span.
@@ -17,6 +17,12 @@ const ENTRY_KEYS: &[&str] = &["name", "key", "const", "length_of", "optional", "
 pub(super) struct RawRecord<'t> {
     pub(super) container: Option<(usize, &'t Table, Range<usize>)>,
     pub(super) entries: Vec<(usize, &'t Table, Range<usize>)>,
+    /// The span of `extends` in the main schema, when the container is the base schema's: its
+    /// header then follows from the entries, base and extending alike.
+    pub(super) inherited: Option<Range<usize>>,
+    /// The span of `extends` in the main schema, when the base is a single value, which has no
+    /// entries to extend.
+    pub(super) base_is_value: Option<Range<usize>>,
 }
 
 /// Which record is checked: the schema's top-level one, or a named type. Messages name it,
@@ -79,6 +85,10 @@ pub(super) struct CheckedEntry {
     pub(super) count: Option<Sp<String>>,
     /// `length_of = [...]`: the entries it is said to count.
     pub(super) length_of: Option<Sp<Vec<Sp<String>>>>,
+    /// `together_with = "<entry>"`: the earlier optional entry it goes together with.
+    pub(super) together_with: Option<Sp<String>>,
+    /// The counts its nested arrays and maps name.
+    pub(super) nested: Vec<NestedCount>,
 }
 
 impl NodeCx<'_> {
@@ -100,13 +110,19 @@ impl NodeCx<'_> {
             counts::check_counts(cx, &mut entries);
         }
         check_optional_entries_are_fields(cx, &entries);
+        check_together_with_earlier_optional(cx, &mut entries);
         if !all_checked {
             return None;
         }
         let total = entries.len();
         let required = entries.iter().position(|e| e.entry.optional).unwrap_or(total);
-        check_header_holds_entries(cx, &container, total, of);
-        check_container_marker(cx, &container, required, total, of);
+        match &raw.inherited {
+            Some(extends) => check_inherited_header_holds_entries(cx, &container, total, extends),
+            None => {
+                check_header_holds_entries(cx, &container, total, of);
+                check_container_marker(cx, &container, required, total, of);
+            }
+        }
         check_no_marker_on_canonical(cx, &container);
         Some(Record {
             form: container.form,
@@ -136,7 +152,10 @@ impl NodeCx<'_> {
         if let Some(key) = &key {
             check_key_unique(cx, file, t, &name, key, earlier);
         }
-        let node = self.node(cx, file, t, span.clone(), &format!("entry `{}`", name.value))?;
+        let mark = self.nested.len();
+        let node = self.node(cx, file, t, span.clone(), &format!("entry `{}`", name.value));
+        let nested: Vec<NestedCount> = self.nested.drain(mark..).collect();
+        let node = node?;
         let count = match t.get("count") {
             Some(Sp {
                 value: Val::Str(s),
@@ -151,6 +170,14 @@ impl NodeCx<'_> {
         let role = constant::role(cx, file, t, &node, &name);
         let length_of = cx.strings(file, t, "length_of");
         let doc = cx.string(file, t, "doc").map(|d| d.value);
+        let together_with = cx.string(file, t, "together_with");
+        if let Some(w) = &together_with {
+            cx.check_language(
+                file,
+                t.key_span("together_with").unwrap_or(w.span.clone()),
+                "`together_with`",
+            );
+        }
         Some(CheckedEntry {
             entry: Entry {
                 name: name.value,
@@ -158,6 +185,7 @@ impl NodeCx<'_> {
                 node,
                 role,
                 optional,
+                together_with: None,
                 doc,
                 span,
             },
@@ -165,6 +193,8 @@ impl NodeCx<'_> {
             name_span: name.span,
             count,
             length_of,
+            together_with,
+            nested,
         })
     }
 }
@@ -319,6 +349,39 @@ fn check_optional_entries_trail(cx: &mut Ctx<'_, '_>, entries: &[CheckedEntry]) 
     }
 }
 
+/// Rule: `together_with` names an earlier optional entry, and is written on an optional one:
+/// the two, and the entries between them, are present together or absent together. Records
+/// the earlier entry's index in the model.
+fn check_together_with_earlier_optional(cx: &mut Ctx<'_, '_>, entries: &mut [CheckedEntry]) {
+    for j in 0..entries.len() {
+        let Some(with) = entries[j].together_with.clone() else {
+            continue;
+        };
+        let (file, name) = (entries[j].file, entries[j].entry.name.clone());
+        let problem = match entries.iter().position(|e| e.entry.name == with.value) {
+            None => Some(format!(
+                "`together_with` names `{}`, which is not an entry of this record",
+                with.value
+            )),
+            Some(i) if i >= j => Some(format!(
+                "`together_with` names `{}`, which does not come before `{name}`: name the earlier entry on the later one",
+                with.value
+            )),
+            Some(i) if !entries[i].entry.optional || !entries[j].entry.optional => Some(format!(
+                "`together_with` joins optional entries, and `{}` is not optional: mark both `optional = true`",
+                if entries[j].entry.optional { &with.value } else { &name }
+            )),
+            Some(i) => {
+                entries[j].entry.together_with = Some(i);
+                None
+            }
+        };
+        if let Some(message) = problem {
+            cx.error(file, with.span, message);
+        }
+    }
+}
+
 /// Rule: an optional entry is a field: a constant or a count is always present.
 fn check_optional_entries_are_fields(cx: &mut Ctx<'_, '_>, entries: &[CheckedEntry]) {
     for e in entries.iter().filter(|e| e.entry.optional && !e.entry.is_field()) {
@@ -347,6 +410,27 @@ fn check_header_holds_entries(cx: &mut Ctx<'_, '_>, c: &Container<'_>, total: us
                 "{} holds at most {max} entries, but {} has {total}",
                 w.name(),
                 of.what()
+            ),
+        );
+    }
+}
+
+/// Rule: a record whose container is the schema's base's (an extending file with no
+/// `[container]`) has the header the base's wire type writes for all its entries, base and
+/// extending: the base's `marker` counts the base's entries only, and is not this record's. The
+/// wire type must hold them all; the error is at `extends` in the main schema, which can state
+/// a `[container]` of its own.
+fn check_inherited_header_holds_entries(cx: &mut Ctx<'_, '_>, c: &Container<'_>, total: usize, extends: &Range<usize>) {
+    let Encoding::Fixed(w) = c.encoding else { return };
+    let max = w.max_len().unwrap_or(0) as usize;
+    if total > max {
+        let wider = if c.form == Family::Map { "map16" } else { "array16" };
+        cx.error(
+            0,
+            extends.clone(),
+            format!(
+                "the base's container is {}, which holds at most {max} entries, but with this file's the record has {total}: add a [container] with `wire = \"{wider}\"`",
+                w.name()
             ),
         );
     }
@@ -420,7 +504,7 @@ fn check_no_marker_on_canonical(cx: &mut Ctx<'_, '_>, c: &Container<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::check::testing::{at, problems};
+    use crate::check::testing::{at, problems, problems3};
 
     /// A record of one int entry in a container of wire type `wire`, with `extra` lines in
     /// `[container]` (line 3 on).
@@ -586,6 +670,70 @@ mod tests {
         );
         let body = "[container]\nwire = \"array\"\n[[entry]]\nname = \"a\"\nwire = \"int\"\noptional = true\n";
         assert_eq!(problems(body), []);
+    }
+
+    #[test]
+    fn check_inherited_header_holds_entries() {
+        use crate::check::testing::{HEAD, problems_in};
+        // b2nd_v1's container is a fixarray of marker 0x97: extended by one entry, optional or
+        // not, the header is 0x90 + 8, with no error in the built-in file.
+        let one = |optional: &str| {
+            format!("{HEAD}extends = \"b2nd_v1\"\n[[entry]]\nname = \"extra\"\nwire = \"int\"\n{optional}")
+        };
+        assert_eq!(problems_in(&one("")), []);
+        assert_eq!(problems_in(&one("optional = true\n")), []);
+        let layout = crate::parse("x", &one("")).expect("checks");
+        assert_eq!(layout.fixed_prefix()[0], (0x98, 0x98));
+        // Nine more entries pass fixarray's 15: the error is at `extends`, with the fix.
+        let many: String = (0..9)
+            .map(|i| format!("[[entry]]\nname = \"e{i}\"\nwire = \"int\"\n"))
+            .collect();
+        assert_eq!(
+            problems_in(&format!("{HEAD}extends = \"b2nd_v1\"\n{many}")),
+            [at(
+                5,
+                11,
+                "the base's container is fixarray, which holds at most 15 entries, but with this file's the record has 16: add a [container] with `wire = \"array16\"`"
+            )]
+        );
+        let own = format!("{HEAD}extends = \"b2nd_v1\"\n[container]\nwire = \"array16\"\n{many}");
+        assert_eq!(problems_in(&own), []);
+    }
+
+    #[test]
+    fn check_together_with_earlier_optional() {
+        // Lines 3..=6 `a`, 7..=11 `b`, 12.. `c`.
+        let body = |b: &str, c: &str| {
+            format!(
+                "[container]\nwire = \"array\"\n[[entry]]\nname = \"a\"\nwire = \"int\"\n{b}[[entry]]\nname = \"b\"\nwire = \"int\"\noptional = true\n{c}[[entry]]\nname = \"c\"\nwire = \"str\"\noptional = true\n"
+            )
+        };
+        assert_eq!(
+            problems3(&body("", "together_with = \"c\"\n")),
+            [at(
+                10,
+                17,
+                "`together_with` names `c`, which does not come before `b`: name the earlier entry on the later one"
+            )]
+        );
+        assert_eq!(
+            problems3(&body("", "together_with = \"a\"\n")),
+            [at(
+                10,
+                17,
+                "`together_with` joins optional entries, and `a` is not optional: mark both `optional = true`"
+            )]
+        );
+        assert_eq!(
+            problems3(&body("", "together_with = \"z\"\n")),
+            [at(
+                10,
+                17,
+                "`together_with` names `z`, which is not an entry of this record"
+            )]
+        );
+        let fine = format!("{}together_with = \"b\"\n", body("", ""));
+        assert_eq!(problems3(&fine), []);
     }
 
     /// A record of `n` int entries in a container of wire type `wire`, with `extra` lines in

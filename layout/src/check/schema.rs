@@ -136,10 +136,34 @@ fn root_record<'t>(cx: &mut Ctx<'_, '_>, gathered: &'t Gathered) -> RawRecord<'t
     }
     let base_container = root.container.take();
     collect_root(cx, MAIN, main, &mut root);
+    let extends = schema_table(main)
+        .and_then(|t| t.get("extends"))
+        .map(|v| v.span.clone());
     if root.container.is_none() && main.get("value").is_none() {
+        root.inherited = base_container.as_ref().and(extends.clone());
         root.container = base_container;
     }
+    if let Some((_, base)) = gathered.base.and_then(|i| gathered.tables.get(i))
+        && base.get("value").is_some()
+        && base.get("container").is_none()
+    {
+        root.base_is_value = extends;
+    }
     root
+}
+
+/// Rule: the schema a schema extends is a record (`[container]` and `[[entry]]`), whose entries
+/// the extending schema continues; a single value (`[value]`) has none. Whether it is.
+fn check_base_is_record(cx: &mut Ctx<'_, '_>, root: &RawRecord<'_>) -> bool {
+    let Some(extends) = &root.base_is_value else {
+        return true;
+    };
+    cx.error(
+        MAIN,
+        extends.clone(),
+        "the schema extended is a single value ([value]), not a record whose entries this schema can continue: extend a schema with [container] and [[entry]]",
+    );
+    false
 }
 
 /// Adds the container and the entries of file `file`'s top-level table to `root`.
@@ -216,6 +240,8 @@ fn record_types(cx: &mut Ctx<'_, '_>, tables: &[TypeTable<'_>], type_names: &Typ
         let raw = RawRecord {
             container: Some((t.file, t.table, t.span.clone())),
             entries: entries.into_iter().map(|(table, span)| (t.file, table, span)).collect(),
+            inherited: None,
+            base_is_value: None,
         };
         if let Some(record) = NodeCx::new(type_names).record(cx, &raw, RecordOf::Type(&t.name.value)) {
             types.push(RecordType {
@@ -232,7 +258,7 @@ fn record_types(cx: &mut Ctx<'_, '_>, tables: &[TypeTable<'_>], type_names: &Typ
 /// The top-level value: `[value]`, or the record of `[container]` and the entries.
 fn root_node(cx: &mut Ctx<'_, '_>, main: &Table, root: &RawRecord<'_>, nodes: &mut NodeCx<'_>) -> Option<Node> {
     let value = main.get("value");
-    if !check_one_top_level_value(cx, value, root) {
+    if !check_base_is_record(cx, root) || !check_one_top_level_value(cx, value, root) {
         return None;
     }
     if let Some(v) = value {
@@ -242,7 +268,7 @@ fn root_node(cx: &mut Ctx<'_, '_>, main: &Table, root: &RawRecord<'_>, nodes: &m
             return None;
         };
         cx.check_known_keys(MAIN, t, "[value]", super::NODE_KEYS);
-        return nodes.node(cx, MAIN, t, v.span.clone(), "the value");
+        return nodes.single_value(cx, MAIN, t, v.span.clone());
     }
     let (file, _, span) = root.container.as_ref()?;
     let (file, span) = (*file, span.clone());
@@ -484,6 +510,22 @@ fn cycle(held: &[Vec<usize>], start: usize, seen: &mut [bool]) -> Option<Vec<usi
 #[cfg(test)]
 mod tests {
     use crate::check::testing::{HEAD, at, problems, problems_in, problems_with};
+
+    #[test]
+    fn check_base_is_record() {
+        // lazyarray_v0 is a single integer: one error, at `extends` (line 5, column 11).
+        let text = format!("{HEAD}extends = \"lazyarray_v0\"\n[[entry]]\nname = \"extra\"\nwire = \"int\"\n");
+        assert_eq!(
+            problems_in(&text),
+            [at(
+                5,
+                11,
+                "the schema extended is a single value ([value]), not a record whose entries this schema can continue: extend a schema with [container] and [[entry]]"
+            )]
+        );
+        let text = text.replace("lazyarray_v0", "b2o_v1");
+        assert_eq!(problems_in(&text), []);
+    }
 
     #[test]
     fn check_schema_header() {
