@@ -272,3 +272,26 @@ fn versions_that_part_after_a_string_are_accepted_and_decoded() {
         text(&refused.stderr)
     );
 }
+
+#[test]
+fn a_file_of_types_alone_beside_the_schemas_is_no_schema() {
+    // Types for schemas to include, with no [schema] table: not a schema of the directory.
+    let common = "[types.point]\nwire = \"fixarray\"\n[[types.point.entry]]\nname = \"x\"\nwire = \"int\"\n";
+    let dir = dir_with(&[("sample_v0.toml", SAMPLE), ("common.toml", common)]);
+    let record = &expected()[0];
+    let path = arg(&frame(record["path"].as_str().expect("path")));
+    let schemas = arg(dir.path());
+    let out = run(&["inspect", "--jsonl", "--schemas", &schemas, &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+    let line: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let sample = line["metalayers"]
+        .as_array()
+        .expect("metalayers")
+        .iter()
+        .find(|m| m["name"] == "sample")
+        .cloned()
+        .expect("the sample metalayer");
+    assert_eq!(sample["schema"], "sample_v0", "{line}");
+    assert_eq!(sample["fields"], record["sample"]);
+}
