@@ -78,7 +78,7 @@ pub fn encode(layout: &Layout, value: &Value) -> Result<Vec<u8>, EncodeFailure> 
 
 /// One write of the runtime's [`Encoder`], planned before the buffer exists.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Op {
+pub(super) enum Op {
     Byte(u8),
     Int(Wire, i128),
     AnyInt(i128),
@@ -119,6 +119,20 @@ impl Op {
     }
 }
 
+/// Sizes the buffer and writes every planned write into it; `schema` names the value in
+/// errors.
+pub(super) fn write_ops(ops: &[Op], schema: &'static str) -> Result<Vec<u8>, EncodeFailure> {
+    let size = ops.iter().map(Op::size).sum();
+    let mut buf = vec![0; size];
+    let mut e = Encoder::new(&mut buf, size, schema)?;
+    for op in ops {
+        op.write(&mut e);
+    }
+    let written = e.finish();
+    buf.truncate(written);
+    Ok(buf)
+}
+
 struct Writer<'l> {
     layout: &'l Layout,
     schema: &'static str,
@@ -145,17 +159,8 @@ impl<'l> Writer<'l> {
         }
     }
 
-    /// Sizes the buffer and writes every planned write into it.
     fn finish(self) -> Result<Vec<u8>, EncodeFailure> {
-        let size = self.ops.iter().map(Op::size).sum();
-        let mut buf = vec![0; size];
-        let mut e = Encoder::new(&mut buf, size, self.schema)?;
-        for op in &self.ops {
-            op.write(&mut e);
-        }
-        let written = e.finish();
-        buf.truncate(written);
-        Ok(buf)
+        write_ops(&self.ops, self.schema)
     }
 
     fn fail(&self, path: Path, message: impl Into<String>) -> EncodeFailure {

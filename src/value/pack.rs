@@ -5,10 +5,11 @@
 #[allow(unused_imports)]
 use crate::std_prelude::*;
 
+use metalayer_runtime::Path;
 use metalayer_runtime::wire::{Family, Wire, marker};
-use metalayer_runtime::{Encoder, Path};
 use serde_json::{Map, Value};
 
+use super::encode::{Op, write_ops};
 use super::{DEPTH_LIMIT, EncodeFailure, intern, json};
 
 /// The name errors give as their schema: the value has no layout.
@@ -36,9 +37,9 @@ const PLAIN: &str = "msgpack";
 /// # Ok::<(), metalayer::value::EncodeFailure>(())
 /// ```
 pub fn pack(value: &Value) -> Result<Vec<u8>, EncodeFailure> {
-    let mut out = Vec::new();
-    pack_into(&mut out, value, Path::CONTAINER, 0)?;
-    Ok(out)
+    let mut ops = Vec::new();
+    pack_into(&mut ops, value, Path::CONTAINER, 0)?;
+    write_ops(&ops, PLAIN)
 }
 
 fn fail(path: Path, message: impl Into<String>) -> EncodeFailure {
@@ -49,41 +50,27 @@ fn fail(path: Path, message: impl Into<String>) -> EncodeFailure {
     }
 }
 
-/// Writes one encoder call into `out` through a buffer of its size.
-fn write(out: &mut Vec<u8>, size: usize, f: impl FnOnce(&mut Encoder<'_>)) {
-    let mut buf = [0u8; 9];
-    let Some(part) = buf.get_mut(..size) else {
-        return;
-    };
-    if let Ok(mut e) = Encoder::new(part, size, PLAIN) {
-        f(&mut e);
-        let written = e.finish();
-        out.extend_from_slice(buf.get(..written).unwrap_or_default());
-    }
-}
-
 /// The header of a str, bin, array or map of `len`, refused past what msgpack can state.
-fn header(out: &mut Vec<u8>, family: Family, len: usize, path: Path) -> Result<(), EncodeFailure> {
+fn header(ops: &mut Vec<Op>, family: Family, len: usize, path: Path) -> Result<(), EncodeFailure> {
     if Wire::smallest_len(family, len as u64).is_none() {
         return Err(fail(
             path,
             format!("a {} of {len} is longer than msgpack allows", family.name()),
         ));
     }
-    let size = Wire::smallest_header_size(family, len as u64);
-    write(out, size, |e| e.any_header(family, len));
+    ops.push(Op::AnyHeader(family, len));
     Ok(())
 }
 
-fn pack_into(out: &mut Vec<u8>, value: &Value, path: Path, depth: usize) -> Result<(), EncodeFailure> {
+fn pack_into(ops: &mut Vec<Op>, value: &Value, path: Path, depth: usize) -> Result<(), EncodeFailure> {
     if depth >= DEPTH_LIMIT {
         return Err(fail(path, format!("expected at most {DEPTH_LIMIT} levels of nesting")));
     }
     match value {
-        Value::Null => out.push(marker::NIL),
-        Value::Bool(b) => out.push(if *b { marker::TRUE } else { marker::FALSE }),
+        Value::Null => ops.push(Op::Byte(marker::NIL)),
+        Value::Bool(b) => ops.push(Op::Byte(if *b { marker::TRUE } else { marker::FALSE })),
         Value::Number(n) => match json::as_int(value) {
-            Some(v) if Wire::smallest_int(v).is_some() => write(out, Wire::smallest_int_size(v), |e| e.any_int(v)),
+            Some(v) if Wire::smallest_int(v).is_some() => ops.push(Op::AnyInt(v)),
             Some(v) => {
                 return Err(fail(
                     path,
@@ -91,33 +78,33 @@ fn pack_into(out: &mut Vec<u8>, value: &Value, path: Path, depth: usize) -> Resu
                 ));
             }
             None => {
-                out.push(marker::FLOAT64);
-                out.extend_from_slice(&n.as_f64().unwrap_or(f64::NAN).to_be_bytes());
+                ops.push(Op::Byte(marker::FLOAT64));
+                ops.push(Op::Bytes(n.as_f64().unwrap_or(f64::NAN).to_be_bytes().to_vec()));
             }
         },
         Value::String(s) => {
-            header(out, Family::Str, s.len(), path)?;
-            out.extend_from_slice(s.as_bytes());
+            header(ops, Family::Str, s.len(), path)?;
+            ops.push(Op::Bytes(s.as_bytes().to_vec()));
         }
         Value::Array(items) => {
-            header(out, Family::Array, items.len(), path)?;
+            header(ops, Family::Array, items.len(), path)?;
             for (i, item) in items.iter().enumerate() {
-                pack_into(out, item, path.index(i), depth + 1)?;
+                pack_into(ops, item, path.index(i), depth + 1)?;
             }
         }
-        Value::Object(map) => pack_object(out, map, path, depth)?,
+        Value::Object(map) => pack_object(ops, map, path, depth)?,
     }
     Ok(())
 }
 
 /// An object: a binary, an ext, or a map.
-fn pack_object(out: &mut Vec<u8>, map: &Map<String, Value>, path: Path, depth: usize) -> Result<(), EncodeFailure> {
+fn pack_object(ops: &mut Vec<Op>, map: &Map<String, Value>, path: Path, depth: usize) -> Result<(), EncodeFailure> {
     let keys: Vec<&str> = map.keys().map(String::as_str).collect();
     match (keys.as_slice(), map.get("bin"), map.get("ext"), map.get("data")) {
         (["bin"], Some(hex), _, _) => {
             let bytes = hex_of(hex, path.child(&"bin"))?;
-            header(out, Family::Bin, bytes.len(), path)?;
-            out.extend_from_slice(&bytes);
+            header(ops, Family::Bin, bytes.len(), path)?;
+            ops.push(Op::Bytes(bytes));
         }
         (["ext", "data"] | ["data", "ext"], _, Some(ty), Some(data)) => {
             let Some(ty) = json::as_int(ty).and_then(|t| i8::try_from(t).ok()) else {
@@ -134,16 +121,15 @@ fn pack_object(out: &mut Vec<u8>, map: &Map<String, Value>, path: Path, depth: u
                     format!("an ext of {} bytes is longer than msgpack allows", bytes.len()),
                 ));
             }
-            let size = Wire::smallest_header_size(Family::Ext, bytes.len() as u64);
-            write(out, size, |e| e.any_ext_header(ty, bytes.len()));
-            out.extend_from_slice(&bytes);
+            ops.push(Op::AnyExtHeader(ty, bytes.len()));
+            ops.push(Op::Bytes(bytes));
         }
         _ => {
-            header(out, Family::Map, map.len(), path)?;
+            header(ops, Family::Map, map.len(), path)?;
             for (key, item) in map {
-                header(out, Family::Str, key.len(), path)?;
-                out.extend_from_slice(key.as_bytes());
-                pack_into(out, item, path.child(intern::name(key)), depth + 1)?;
+                header(ops, Family::Str, key.len(), path)?;
+                ops.push(Op::Bytes(key.as_bytes().to_vec()));
+                pack_into(ops, item, path.child(intern::name(key)), depth + 1)?;
             }
         }
     }
