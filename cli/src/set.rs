@@ -86,11 +86,11 @@ pub fn run(out: &mut Out, changes: &Changes<'_>, files: &[PathBuf], dry_run: boo
         }
     }
     let registry = Registry::builtin();
+    let typing = Typing {
+        layouts: &layouts,
+        registry: &registry,
+    };
     for file in files {
-        let typing = Typing {
-            layouts: &layouts,
-            registry: &registry,
-        };
         match edit_one(&typing, changes, file, dry_run) {
             Ok(lines) => out.print(&lines)?,
             Err(message) => out.error(format_args!("{}: {message}", file.display())),

@@ -121,7 +121,7 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
 }
 
 /// Reads `len` bytes at `at`, which the caller has checked lie in the file.
-fn read_at(file: &mut File, at: u64, len: u64) -> io::Result<Vec<u8>> {
+pub(crate) fn read_at(file: &mut File, at: u64, len: u64) -> io::Result<Vec<u8>> {
     file.seek(SeekFrom::Start(at))?;
     let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     file.take(len).read_to_end(&mut bytes)?;

@@ -94,14 +94,6 @@ fn copy(source: &mut File, out: &mut File, start: u64, end: u64) -> io::Result<(
     Ok(())
 }
 
-/// `len` bytes of `source` at `at`.
-fn read(source: &mut File, at: u64, len: u64) -> io::Result<Vec<u8>> {
-    source.seek(SeekFrom::Start(at))?;
-    let mut bytes = vec![0; usize::try_from(len).map_err(io::Error::other)?];
-    source.read_exact(&mut bytes)?;
-    Ok(bytes)
-}
-
 /// The members before `m`, its local header and its edited frame; its CRC-32 and length.
 fn write_member(
     source: &mut File,
@@ -144,7 +136,7 @@ fn write_directory(
     let moved = |at: u64| {
         u32::try_from(i128::from(at) + delta).map_err(|_| io::Error::other("the rewritten zip needs zip64 offsets"))
     };
-    let mut central = read(source, layout.offset, layout.size)?;
+    let mut central = store::read_at(source, layout.offset, layout.size)?;
     for &(at, _, header_offset) in &layout.entries {
         let rel = usize::try_from(at - layout.offset).map_err(io::Error::other)?;
         if header_offset == m.header_offset {
@@ -159,7 +151,7 @@ fn write_directory(
     out.write_all(&central)?;
     let end = source.seek(SeekFrom::End(0))?;
     let cd_end = layout.offset + layout.size;
-    let mut tail = read(source, cd_end, end - cd_end)?;
+    let mut tail = store::read_at(source, cd_end, end - cd_end)?;
     let rel = usize::try_from(layout.end_record - cd_end).map_err(io::Error::other)?;
     put(&mut tail, rel + END_RECORD_OFFSET_AT as usize, moved(layout.offset)?)?;
     out.write_all(&tail)
