@@ -79,6 +79,16 @@ fn expected() -> Vec<Value> {
         .collect()
 }
 
+/// The `sample` metalayer of a frame's report.
+fn sample_of(line: &Value) -> &Value {
+    line["metalayers"]
+        .as_array()
+        .expect("metalayers")
+        .iter()
+        .find(|m| m["name"] == "sample")
+        .expect("the sample metalayer")
+}
+
 fn arg(path: &Path) -> String {
     path.display().to_string()
 }
@@ -103,12 +113,7 @@ fn inspect_decodes_user_metalayers_with_the_schemas_of_a_directory() {
         .collect();
     assert_eq!(lines.len(), 2);
     for (line, record) in lines.iter().zip(&records) {
-        let sample = line["metalayers"]
-            .as_array()
-            .expect("metalayers")
-            .iter()
-            .find(|m| m["name"] == "sample")
-            .expect("the sample metalayer");
+        let sample = sample_of(line);
         assert_eq!(sample["schema"], "sample_v0", "{line}");
         assert_eq!(sample["len"], record["sample_hex"].as_str().map_or(0, |h| h.len() / 2));
         // What python-blosc2 read back, the optional label present or not.
@@ -131,13 +136,7 @@ fn inspect_decodes_user_metalayers_with_the_schemas_of_a_directory() {
     // Without the directory, the metalayer is shown as msgpack.
     let out = run(&["inspect", "--jsonl", &paths[0]]);
     let line: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let sample = line["metalayers"]
-        .as_array()
-        .expect("metalayers")
-        .iter()
-        .find(|m| m["name"] == "sample")
-        .cloned();
-    let sample = sample.expect("the sample metalayer");
+    let sample = sample_of(&line);
     assert!(sample.get("schema").is_none());
     assert_eq!(sample["msgpack"], records[0]["sample"]);
 }
@@ -285,13 +284,7 @@ fn a_file_of_types_alone_beside_the_schemas_is_no_schema() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stderr), "");
     let line: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let sample = line["metalayers"]
-        .as_array()
-        .expect("metalayers")
-        .iter()
-        .find(|m| m["name"] == "sample")
-        .cloned()
-        .expect("the sample metalayer");
+    let sample = sample_of(&line);
     assert_eq!(sample["schema"], "sample_v0", "{line}");
     assert_eq!(sample["fields"], record["sample"]);
 }

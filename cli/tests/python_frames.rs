@@ -300,18 +300,7 @@ fn directory_stores_inspect_member_by_member() {
     for store in expected_stores().into_iter().filter(|s| s["store"] == "directory") {
         let rel = store["path"].as_str().expect("path");
         let members = store["members"].as_array().expect("members");
-        let out = run(&[
-            "inspect",
-            "--jsonl",
-            &Path::new(FIXTURES).join(rel).display().to_string(),
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{rel}: {}", stderr(&out));
-        assert_eq!(stderr(&out), "", "{rel}");
-        let (held, reports): (Vec<Value>, Vec<Value>) = String::from_utf8(out.stdout)
-            .expect("UTF-8")
-            .lines()
-            .map(|l| serde_json::from_str::<Value>(l).expect("a JSON line"))
-            .partition(common::held_by_embed_store);
+        let (held, reports) = store_lines(&Path::new(FIXTURES).join(rel), rel);
         embedded += check_embedded(&Path::new(FIXTURES).join(rel).display().to_string(), &held, &store);
         // The walk's order is the members' (file names compared component by component).
         assert_eq!(reports.len(), members.len(), "{rel}");
@@ -341,6 +330,19 @@ fn directory_stores_inspect_member_by_member() {
     assert_eq!(stores, 5);
     // Embedded in embed.b2e: 3.12.2's DictStore 2, its TreeStore 3, 4.14.1's TreeStore 3.
     assert_eq!(embedded, 2 + 3 + 3);
+}
+
+/// `inspect --jsonl` of the store `path` (named `rel` in messages), which must read cleanly:
+/// the lines of the frames its embed stores hold, and the other lines.
+fn store_lines(path: &Path, rel: &str) -> (Vec<Value>, Vec<Value>) {
+    let out = run(&["inspect", "--jsonl", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{rel}: {}", stderr(&out));
+    assert_eq!(stderr(&out), "", "{rel}");
+    String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("a JSON line"))
+        .partition(common::held_by_embed_store)
 }
 
 /// The frames an EmbedStore holds, reported after it as `store/embed.b2e/key`, against the
@@ -474,14 +476,7 @@ fn zip_stores_inspect_in_place() {
     for store in expected_stores().into_iter().filter(|s| s["store"] == "zip") {
         let rel = store["path"].as_str().expect("path");
         let zip = Path::new(FIXTURES).join(rel);
-        let out = run(&["inspect", "--jsonl", &zip.display().to_string()]);
-        assert_eq!(out.status.code(), Some(0), "{rel}: {}", stderr(&out));
-        assert_eq!(stderr(&out), "", "{rel}");
-        let (held, reports): (Vec<Value>, Vec<Value>) = String::from_utf8(out.stdout)
-            .expect("UTF-8")
-            .lines()
-            .map(|l| serde_json::from_str::<Value>(l).expect("a JSON line"))
-            .partition(common::held_by_embed_store);
+        let (held, reports) = store_lines(&zip, rel);
         embedded += check_embedded(&zip.display().to_string(), &held, &store);
         let mut members: Vec<&Value> = store["members"].as_array().expect("members").iter().collect();
         // Name order, component by component, as the walk of the `.b2d` twin orders its files.
