@@ -5,7 +5,10 @@
 //! these, a `t` or a space for the `T`, a `z` for the `Z`, and an offset such as `+01:00`.
 //!
 //! Dates are proleptic Gregorian; the day conversions are Howard Hinnant's `days_from_civil`
-//! and `civil_from_days` (<https://howardhinnant.github.io/date_algorithms.html>).
+//! and `civil_from_days` (<https://howardhinnant.github.io/date_algorithms.html>). They are
+//! written here because a timestamp's seconds are any i64, some 292 billion years either way,
+//! and the date crates stop far short of that (`time` and `jiff` at year 9999, `chrono` at
+//! 262,143).
 
 #[allow(unused_imports)]
 use crate::std_prelude::*;
