@@ -88,6 +88,8 @@ pub(super) enum Op {
     AnyExtHeader(i8, usize),
     Bytes(Vec<u8>),
     Key(&'static str),
+    /// A timestamp in the form given, or its smallest.
+    Timestamp(Timestamp, Option<Wire>),
 }
 
 impl Op {
@@ -101,6 +103,10 @@ impl Op {
             Op::AnyExtHeader(_, len) => Wire::smallest_header_size(Family::Ext, *len as u64),
             Op::Bytes(bytes) => bytes.len(),
             Op::Key(key) => key_size(key),
+            Op::Timestamp(t, form) => {
+                let w = form.unwrap_or(t.smallest_wire());
+                w.header_size() + Timestamp::data_len(w)
+            }
         }
     }
 
@@ -115,6 +121,7 @@ impl Op {
             Op::AnyExtHeader(ty, len) => e.any_ext_header(*ty, *len),
             Op::Bytes(bytes) => e.bytes(bytes),
             Op::Key(key) => e.key(key),
+            Op::Timestamp(t, form) => e.timestamp(*t, *form),
         }
     }
 }
@@ -386,11 +393,7 @@ impl<'l> Writer<'l> {
         let time = super::parse_timestamp(text).map_err(|message| self.fail(path, message))?;
         let form = t.encoding.wire();
         metalayer_runtime::check_timestamp(self.schema, path, time, form).map_err(EncodeFailure::Wire)?;
-        let w = form.unwrap_or(time.smallest_wire());
-        let len = Timestamp::data_len(w);
-        self.ops
-            .push(Op::ExtHeader(w, metalayer_runtime::TIMESTAMP_EXT_TYPE, len));
-        self.ops.push(Op::Bytes(time.data(w)[..len].to_vec()));
+        self.ops.push(Op::Timestamp(time, form));
         Ok(())
     }
 
