@@ -288,6 +288,8 @@ pub mod caterva;
 mod known;
 #[cfg(feature = "alloc")]
 pub use known::Known;
+#[cfg(any(feature = "frame", feature = "vlmeta"))]
+mod chunk_format;
 #[cfg(feature = "frame")]
 pub mod frame;
 /// What the standard library's prelude gives a crate that is not `no_std`, for the modules that

@@ -63,6 +63,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::chunk_format::{EXTENDED_HEADER_LEN, MAX_BLOCKSIZE};
+
 /// The limit a caller without a better one passes to [`decompress`]: 64 MiB.
 ///
 /// ```
@@ -72,14 +74,10 @@ pub const DEFAULT_LIMIT: usize = 64 << 20;
 
 /// The length of a Blosc1 chunk header.
 const MIN_HEADER_LEN: usize = 16;
-/// The length of a Blosc2 (extended) chunk header.
-const EXTENDED_HEADER_LEN: usize = 32;
 /// The newest chunk format version (c-blosc2 3.x, `BLOSC2_VERSION_FORMAT_VL_BLOCKS`).
 const VERSION_MAX: u8 = 6;
 /// c-blosc2's `BLOSC2_VERSION_FORMAT_ALPHA`: its extended header's last filter slot is unset.
 const VERSION_ALPHA: u8 = 3;
-/// c-blosc2's `BLOSC2_MAXBLOCKSIZE`.
-const MAX_BLOCKSIZE: usize = 536_866_816;
 /// The largest BloscLZ distance of one byte and five bits, beyond which two more bytes follow.
 const BLOSCLZ_MAX_DISTANCE: usize = 8191;
 

@@ -3,12 +3,15 @@
 
 use std::vec::Vec;
 
-/// The length of a Blosc2 (extended) chunk header.
-const HEADER_LEN: usize = 32;
+use crate::chunk_format::{EXTENDED_HEADER_LEN as HEADER_LEN, MAX_BLOCKSIZE};
 
 /// The largest block c-blosc2 accepts (`BLOSC2_MAXBLOCKSIZE`); a memcpyed chunk written here
 /// is one block, so this bounds its value.
-pub const MAX_VALUE_LEN: usize = 536_866_816;
+///
+/// ```
+/// assert_eq!(metalayer::frame::edit::MAX_VALUE_LEN, 536_866_816);
+/// ```
+pub const MAX_VALUE_LEN: usize = MAX_BLOCKSIZE;
 
 /// The chunk header's first four bytes, as python-blosc2 (2.x to 4.x) writes them for a small
 /// vlmetalayer value: format version 5 (`BLOSC2_VERSION_FORMAT_STABLE`), codec format version 1,
