@@ -97,19 +97,15 @@ pub struct ExtType {
 
 impl ExtType {
     /// The names of the timestamp wire types, canonical first: `timestamp`, then the forms
-    /// `timestamp32`, `timestamp64` and `timestamp96` with their ext wire types.
+    /// `timestamp32`, `timestamp64` and `timestamp96` with their ext wire types (the runtime's
+    /// [`TIMESTAMP_FORMS`](metalayer_runtime::TIMESTAMP_FORMS)).
     ///
     /// ```
     /// use metalayer_layout::{ExtType, Wire};
     ///
     /// assert_eq!(ExtType::TIMESTAMP_WIRES[2], ("timestamp64", Some(Wire::FixExt8)));
     /// ```
-    pub const TIMESTAMP_WIRES: [(&'static str, Option<Wire>); 4] = [
-        ("timestamp", None),
-        ("timestamp32", Some(Wire::FixExt4)),
-        ("timestamp64", Some(Wire::FixExt8)),
-        ("timestamp96", Some(Wire::Ext8)),
-    ];
+    pub const TIMESTAMP_WIRES: [(&'static str, Option<Wire>); 4] = metalayer_runtime::TIMESTAMP_FORMS;
 
     /// The wire type's name as written in schemas: a timestamp's (`timestamp64`), or else an
     /// ext's (`fixext8`, `ext`).

@@ -18,6 +18,21 @@ use crate::wire::Wire;
 /// The ext type of msgpack's timestamps.
 pub const TIMESTAMP_EXT_TYPE: i8 = -1;
 
+/// The names schemas give a timestamp's forms, with the wire type each fixes: the smallest form
+/// (`timestamp`, no fixed wire type), then the 32-, 64- and 96-bit forms.
+///
+/// ```
+/// use metalayer_runtime::{TIMESTAMP_FORMS, wire::Wire};
+///
+/// assert_eq!(TIMESTAMP_FORMS[2], ("timestamp64", Some(Wire::FixExt8)));
+/// ```
+pub const TIMESTAMP_FORMS: [(&str, Option<Wire>); 4] = [
+    ("timestamp", None),
+    ("timestamp32", Some(Wire::FixExt4)),
+    ("timestamp64", Some(Wire::FixExt8)),
+    ("timestamp96", Some(Wire::Ext8)),
+];
+
 /// The largest number of nanoseconds a timestamp holds: one second less one nanosecond.
 pub const NANOS_MAX: u32 = 999_999_999;
 
@@ -368,11 +383,10 @@ pub fn check_timestamp(schema: &'static str, path: Path, t: Timestamp, wire: Opt
     if t.fits(w) {
         return Ok(());
     }
-    let form = match w {
-        Wire::FixExt4 => "timestamp32",
-        Wire::FixExt8 => "timestamp64",
-        _ => "timestamp96",
-    };
+    let form = TIMESTAMP_FORMS
+        .iter()
+        .find(|(_, fixed)| *fixed == Some(w))
+        .map_or("timestamp96", |(name, _)| name);
     let kind = EncodeErrorKind::Timestamp {
         form,
         seconds: t.seconds,
