@@ -64,17 +64,11 @@ pub(super) fn replace(path: &Path, frame: &NewFrame<'_>, faults: &mut Faults) ->
         path: path.to_path_buf(),
         source,
     })?;
-    let tmp = temp_path(path);
-    let result = replace_with(path, &tmp, faults, |file, faults| {
+    replace_with(path, faults, |file, faults| {
         write_piece(file, frame.header, faults)?;
         copy_body(&mut source, file, frame.body, faults)?;
         write_piece(file, frame.trailer, faults)
-    });
-    if result.is_err() && !faults.crash {
-        // The original was not replaced: the partial file goes.
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    })
 }
 
 /// Replaces the file `path` atomically with what `write` writes into a new file beside it
@@ -109,17 +103,29 @@ pub(super) fn replace_file_with(
     faults: &mut Faults,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> Result<(), EditError> {
+    replace_with(path, faults, |file, _| write(file))
+}
+
+/// Creates a file beside `path` with its permissions, lets `write` fill it, syncs it, renames
+/// it over `path` and syncs the directory; each of the last three steps counts as one of
+/// `faults`. When a step fails, the new file is removed (unless `faults` says the failure is a
+/// crash), and `path` is left as it was.
+fn replace_with(
+    path: &Path,
+    faults: &mut Faults,
+    write: impl FnOnce(&mut File, &mut Faults) -> io::Result<()>,
+) -> Result<(), EditError> {
     let tmp = temp_path(path);
-    let result = replace_with(path, &tmp, faults, |file, _| write(file));
+    let result = write_and_rename(path, &tmp, faults, write);
     if result.is_err() && !faults.crash {
+        // The original was not replaced: the partial file goes.
         let _ = fs::remove_file(&tmp);
     }
     result
 }
 
-/// Creates `tmp` with `path`'s permissions, lets `write` fill it, syncs it, renames it over
-/// `path` and syncs the directory; each of the last three steps counts as one of `faults`.
-fn replace_with(
+/// [`replace_with`]'s steps, through the new file `tmp`.
+fn write_and_rename(
     path: &Path,
     tmp: &Path,
     faults: &mut Faults,
