@@ -1953,7 +1953,7 @@ const CONSTS: [(&&str, &str); 29] = [
     (&"k_uint8", "cc c8"),                      // uint8 200
     (&"k_uint16", "cd be ef"),                  // uint16 0xbeef
     (&"k_uint32", "ce de ad be ef"),            // uint32 0xdeadbeef
-    (&"k_uint64", "cf ff ff ff ff ff ff ff ff"),// uint64 2^64-1
+    (&"k_uint64", "cf 7f ff ff ff ff ff ff ff"),// uint64 2^63-1, TOML's largest integer
     (&"k_int8", "d0 9c"),                       // int8 -100 = 0x100 - 100
     (&"k_int16", "d1 fc 18"),                   // int16 -1000 = 0x10000 - 1000
     (&"k_int32", "d2 ff fe 79 60"),             // int32 -100000 = 2^32 - 100000
@@ -2009,7 +2009,7 @@ fn constants_that_differ_are_refused() {
         (&"k_uint8", "d0 c8", DecodeErrorKind::Marker { wire: "uint8", expected: 0xcc, found: 0xd0 }),
         (&"k_uint16", "cd be ee", constant(0xbeef, 0xbeee)),
         (&"k_uint32", "ce de ad be ee", constant(0xdead_beef, 0xdead_beee)),
-        (&"k_uint64", "cf ff ff ff ff ff ff ff fe", constant(u64::MAX.into(), (u64::MAX - 1).into())),
+        (&"k_uint64", "cf 7f ff ff ff ff ff ff fe", constant(i64::MAX.into(), (i64::MAX - 1).into())),
         (&"k_int8", "d0 9d", constant(-100, -99)),
         (&"k_int16", "d1 fc 19", constant(-1000, -999)),
         (&"k_int32", "d2 ff fe 79 61", constant(-100_000, -99_999)),

@@ -2,7 +2,8 @@
 
 use core::ops::Range;
 
-use toml::de::{DeTable, DeValue};
+use toml_span::ErrorKind;
+use toml_span::value::{Value, ValueInner};
 
 use crate::diagnostic::Diagnostic;
 
@@ -17,11 +18,11 @@ pub(crate) struct Sp<T> {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Val {
     Str(String),
-    /// An integer; `None` when it does not fit an i128.
-    Int(Option<i128>),
+    /// An integer. TOML's are 64-bit signed; the checker compares them with wire ranges that
+    /// reach 2^64 - 1, hence the i128.
+    Int(i128),
     Float(f64),
     Bool(bool),
-    Datetime,
     Array(Vec<Sp<Val>>),
     Table(Table),
 }
@@ -40,7 +41,6 @@ impl Val {
             Val::Int(_) => "an integer",
             Val::Float(_) => "a float",
             Val::Bool(_) => "a boolean",
-            Val::Datetime => "a datetime",
             Val::Array(_) => "an array",
             Val::Table(_) => "a table",
         }
@@ -60,50 +60,161 @@ impl Table {
     }
 }
 
-fn convert(value: &toml::Spanned<DeValue<'_>>) -> Sp<Val> {
-    let span = value.span();
-    let value = match value.get_ref() {
-        DeValue::String(s) => Val::Str(s.to_string()),
-        DeValue::Integer(i) => Val::Int(i128::from_str_radix(i.as_str(), i.radix()).ok()),
-        DeValue::Float(f) => Val::Float(f.as_str().replace('_', "").parse().unwrap_or(f64::NAN)),
-        DeValue::Boolean(b) => Val::Bool(*b),
-        DeValue::Datetime(_) => Val::Datetime,
-        DeValue::Array(items) => Val::Array(items.iter().map(convert).collect()),
-        DeValue::Table(t) => Val::Table(table(t)),
+fn convert(text: &str, mut value: Value<'_>) -> Sp<Val> {
+    let mut span = value.span.start..value.span.end;
+    let value = match value.take() {
+        ValueInner::String(s) => {
+            span = with_quotes(text, span);
+            Val::Str(s.into_owned())
+        }
+        ValueInner::Integer(i) => Val::Int(i128::from(i)),
+        ValueInner::Float(f) => Val::Float(f),
+        ValueInner::Boolean(b) => Val::Bool(b),
+        ValueInner::Array(items) => Val::Array(items.into_iter().map(|v| convert(text, v)).collect()),
+        ValueInner::Table(t) => Val::Table(table(text, t)),
     };
     Sp { value, span }
 }
 
-fn table(t: &DeTable<'_>) -> Table {
-    Table {
-        pairs: t
-            .iter()
-            .map(|(k, v)| {
-                (
-                    Sp {
-                        value: k.get_ref().to_string(),
-                        span: k.span(),
-                    },
-                    convert(v),
-                )
-            })
-            .collect(),
+/// A string's span with its quotes, so that a diagnostic underlines the value as written. The
+/// parser's span is the text between them.
+fn with_quotes(text: &str, span: Range<usize>) -> Range<usize> {
+    let before = text.get(..span.start).unwrap_or_default();
+    let after = text.get(span.end..).unwrap_or_default();
+    match ["\"\"\"", "'''", "\"", "'"]
+        .into_iter()
+        .find(|q| before.ends_with(q) && after.starts_with(q))
+    {
+        Some(q) => span.start - q.len()..span.end + q.len(),
+        None => span,
     }
 }
 
-/// Parses schema text to its top-level table; TOML syntax errors are diagnostics.
-pub(crate) fn parse(text: &str) -> Result<Table, Vec<Diagnostic>> {
-    let (doc, errors) = DeTable::parse_recoverable(text);
-    if !errors.is_empty() {
-        return Err(errors
-            .iter()
-            .map(|e| {
-                Diagnostic::new(
-                    e.span().unwrap_or(0..0),
-                    format!("TOML syntax: {}", e.message().trim_end()),
-                )
-            })
-            .collect());
+/// The parser keeps a table's keys sorted by name; the schema language reads them in file order.
+fn table(text: &str, t: toml_span::value::Table<'_>) -> Table {
+    let mut pairs: Vec<(Sp<String>, Sp<Val>)> = Vec::with_capacity(t.len());
+    for (key, value) in t {
+        let span = key.span.start..key.span.end;
+        let key = Sp {
+            value: key.name.into_owned(),
+            span,
+        };
+        pairs.push((key, convert(text, value)));
     }
-    Ok(table(doc.get_ref()))
+    pairs.sort_by_key(|(key, _)| key.span.start);
+    Table { pairs }
+}
+
+/// Parses schema text to its top-level table; a TOML syntax error is a diagnostic.
+pub(crate) fn parse(text: &str) -> Result<Table, Vec<Diagnostic>> {
+    match toml_span::parse(text) {
+        Ok(mut doc) => match doc.take() {
+            ValueInner::Table(t) => Ok(table(text, t)),
+            // The parser returns a table for every document.
+            _ => Ok(Table::default()),
+        },
+        Err(e) => Err(vec![syntax_error(text, &e)]),
+    }
+}
+
+/// The parser's error `e`, or for an integer out of TOML's range, which range that is.
+fn syntax_error(text: &str, e: &toml_span::Error) -> Diagnostic {
+    let mut span = e.span.start..e.span.end;
+    if let ErrorKind::InvalidNumber = e.kind {
+        // The parser's span leaves out the prefix of a hexadecimal, octal or binary integer.
+        let before = text.get(..span.start).unwrap_or_default();
+        if ["0x", "0o", "0b"].iter().any(|p| before.ends_with(p)) {
+            span.start -= 2;
+        }
+        let literal = text.get(span.clone()).unwrap_or_default();
+        if integer_literal(literal) {
+            let message = format!(
+                "TOML syntax: integer {literal} is outside TOML's integer range, {}..={}",
+                i64::MIN,
+                i64::MAX
+            );
+            return Diagnostic::new(span, message);
+        }
+    }
+    Diagnostic::new(e.span.start..e.span.end, format!("TOML syntax: {e}"))
+}
+
+/// Whether `s` is written as a TOML integer: decimal with an optional sign, or hexadecimal,
+/// octal or binary, with single underscores between digits.
+fn integer_literal(s: &str) -> bool {
+    let (digits, radix) = match s.get(..2) {
+        Some("0x") => (&s[2..], 16),
+        Some("0o") => (&s[2..], 8),
+        Some("0b") => (&s[2..], 2),
+        _ => (s.strip_prefix(['+', '-']).unwrap_or(s), 10),
+    };
+    !digits.is_empty()
+        && !digits.starts_with('_')
+        && !digits.ends_with('_')
+        && !digits.contains("__")
+        && digits.chars().all(|c| c == '_' || c.is_digit(radix))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> (Range<usize>, String) {
+        let d = parse(text).unwrap_err().remove(0);
+        (d.span, d.message)
+    }
+
+    const RANGE: &str = "TOML's integer range, -9223372036854775808..=9223372036854775807";
+
+    #[test]
+    fn keys_in_file_order_and_strings_with_their_quotes() {
+        let text = "b = 1\na = 'x'\n[c]\nz = \"\"\"y\"\"\"\n";
+        let t = parse(text).unwrap();
+        let keys: Vec<&str> = t.pairs.iter().map(|(k, _)| k.value.as_str()).collect();
+        assert_eq!(keys, ["b", "a", "c"]);
+        assert_eq!(&text[t.key_span("a").unwrap()], "a");
+        assert_eq!(&text[t.get("a").unwrap().span.clone()], "'x'");
+        let Some(Val::Table(c)) = t.get("c").map(|v| &v.value) else {
+            panic!("`c` is a table");
+        };
+        assert_eq!(&text[c.get("z").unwrap().span.clone()], "\"\"\"y\"\"\"");
+        assert_eq!(t.get("b").unwrap().value, Val::Int(1));
+    }
+
+    #[test]
+    fn integers_span_toml_range() {
+        let t = parse("a = -9223372036854775808\nb = 0x7fff_ffff_ffff_ffff\n").unwrap();
+        assert_eq!(t.get("a").unwrap().value, Val::Int(i128::from(i64::MIN)));
+        assert_eq!(t.get("b").unwrap().value, Val::Int(i128::from(i64::MAX)));
+        assert_eq!(
+            error("x = 1\nmax = 18446744073709551615\n"),
+            (
+                12..32,
+                format!("TOML syntax: integer 18446744073709551615 is outside {RANGE}")
+            )
+        );
+        assert_eq!(
+            error("min = -9223372036854775809\n").1,
+            format!("TOML syntax: integer -9223372036854775809 is outside {RANGE}")
+        );
+        assert_eq!(
+            error("x = 0x1_0000_0000_0000_0000\n").1,
+            format!("TOML syntax: integer 0x1_0000_0000_0000_0000 is outside {RANGE}")
+        );
+    }
+
+    #[test]
+    fn other_syntax_errors_keep_the_parser_message() {
+        assert_eq!(
+            error("a = 1\na = 2\n"),
+            (6..7, "TOML syntax: duplicate key: `a`".to_string())
+        );
+        assert_eq!(error("x = 12ab\n").1, "TOML syntax: invalid number");
+        for (s, is_integer) in [("12ab", false), ("1__2", false), ("_1", false), ("0x", false)] {
+            assert_eq!(integer_literal(s), is_integer, "{s}");
+        }
+        for s in ["-1_000", "+7", "0b1010", "0o17", "0xdead_beef"] {
+            assert!(integer_literal(s), "{s}");
+        }
+    }
 }

@@ -565,7 +565,7 @@ fn optional_entries_named_records_and_named_values() {
     );
     assert_eq!(
         encode_error(&layout, &json!({"id": 7, "meta": {"kind": "t", "level": 2}})),
-        "opt_v0: in meta.level: expected one of high = 1, low = 0, found 2"
+        "opt_v0: in meta.level: expected one of low = 0, high = 1, found 2"
     );
     assert_eq!(
         encode_error(&layout, &json!({"id": 7, "meta": {"kind": "t", "level": "max"}})),
@@ -582,7 +582,7 @@ fn optional_entries_named_records_and_named_values() {
 
     assert_eq!(
         decode_error(&layout, &two.replacen("01", "02", 1)),
-        "opt_v0: at byte 0x18 in meta.level: expected one of high = 1, low = 0, found 2"
+        "opt_v0: at byte 0x18 in meta.level: expected one of low = 0, high = 1, found 2"
     );
     assert_eq!(
         decode_error(&layout, &two.replacen("82", "85", 1)),

@@ -19,9 +19,9 @@ pub(super) fn role(cx: &mut Ctx<'_, '_>, file: usize, t: &Table, node: &Node, na
     let span = v.span.clone();
     let constant = match (&node.ty, &v.value) {
         (Type::Bool, Val::Bool(b)) => Const::Bool(*b),
-        (Type::Int(it), Val::Int(Some(n))) => check_const_int_in_range(cx, file, span, it, *n),
+        (Type::Int(it), Val::Int(n)) => check_const_int_in_range(cx, file, span, it, *n),
         (Type::Float(w), Val::Float(f)) => check_const_float32_exact(cx, file, span, *w, *f),
-        (Type::Float(_), Val::Int(Some(n))) => Const::Float(*n as f64),
+        (Type::Float(_), Val::Int(n)) => Const::Float(*n as f64),
         (Type::Str(st), Val::Str(s)) => check_const_str_fits(cx, file, span, st.encoding, st.len, s),
         (Type::Bin(b), Val::Array(items)) => check_const_bin_bytes(cx, file, span, b.encoding, b.len, items),
         _ => {
@@ -119,7 +119,7 @@ fn check_const_bin_bytes(
     let mut bytes = Vec::new();
     for item in items {
         match item.value {
-            Val::Int(Some(b @ 0..=255)) => bytes.push(b as u8),
+            Val::Int(b @ 0..=255) => bytes.push(b as u8),
             _ => cx.error(file, item.span.clone(), "a bin constant is an array of bytes (0..=255)"),
         }
     }

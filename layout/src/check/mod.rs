@@ -240,19 +240,14 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// The integer at `key`, if there is one; a value of another kind, or too large for an
-    /// i128, is an error.
+    /// The integer at `key`, if there is one; a value of another kind is an error.
     fn integer(&mut self, file: usize, table: &Table, key: &str) -> Option<Sp<i128>> {
         let v = table.get(key)?;
         match &v.value {
-            Val::Int(Some(n)) => Some(Sp {
+            Val::Int(n) => Some(Sp {
                 value: *n,
                 span: v.span.clone(),
             }),
-            Val::Int(None) => {
-                self.error(file, v.span.clone(), format!("`{key}` is too large"));
-                None
-            }
             other => {
                 let msg = format!("expected an integer for `{key}`, found {}", other.kind());
                 self.error(file, v.span.clone(), msg);

@@ -560,7 +560,7 @@ fn check_named_values(cx: &mut Ctx<'_, '_>, file: usize, t: &Table, min: i128, m
     };
     for (name, v) in &vt.pairs {
         match v.value {
-            Val::Int(Some(n)) if n >= min && n <= max => {
+            Val::Int(n) if n >= min && n <= max => {
                 if let Some((other, _)) = values.iter().find(|(_, x)| *x == n) {
                     cx.error(
                         file,
@@ -570,7 +570,7 @@ fn check_named_values(cx: &mut Ctx<'_, '_>, file: usize, t: &Table, min: i128, m
                 }
                 values.push((name.value.clone(), n));
             }
-            Val::Int(Some(n)) => cx.error(
+            Val::Int(n) => cx.error(
                 file,
                 v.span.clone(),
                 format!("named value {n} is outside {min}..={max}"),
@@ -610,7 +610,7 @@ fn check_fixed_count(cx: &mut Ctx<'_, '_>, file: usize, t: &Table, header: Encod
     match t.get("count") {
         None | Some(Sp { value: Val::Str(_), .. }) => Count::Header,
         Some(Sp {
-            value: Val::Int(Some(n)),
+            value: Val::Int(n),
             span,
         }) => match usize::try_from(*n) {
             Ok(n) => {
@@ -763,15 +763,15 @@ mod tests {
             [at(2, 8, "type `pt` is not defined; the schema's types are: point")]
         );
         assert_eq!(problems(&format!("{}{POINT}", value("type = \"point\"\n"))), []);
-        // Twelve types: the message lists the first ten, in the order of the types' indices
-        // (a file's types by name, as strings: p1, p10, p11, p2).
+        // Twelve types: the message lists the first ten, in the order of the types' indices,
+        // which is the order the file defines them in.
         let types: String = (0..12).map(|i| POINT.replace("point", &format!("p{i}"))).collect();
         assert_eq!(
             problems(&format!("{}{types}", value("type = \"pt\"\n"))),
             [at(
                 2,
                 8,
-                "type `pt` is not defined; the schema's types are: p0, p1, p10, p11, p2, p3, p4, p5, p6, p7, and 2 more"
+                "type `pt` is not defined; the schema's types are: p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, and 2 more"
             )]
         );
     }
@@ -915,12 +915,8 @@ mod tests {
             [at(6, 7, "`max` 256 is outside uint8's range 0..=255")]
         );
         assert_eq!(
-            problems(&entry("wire = \"int\"\nmin = -9223372036854775809\n")),
-            [at(
-                6,
-                7,
-                "`min` -9223372036854775809 is outside int's range -9223372036854775808..=18446744073709551615"
-            )]
+            problems(&entry("wire = \"int8\"\nmin = -129\n")),
+            [at(6, 7, "`min` -129 is outside int8's range -128..=127")]
         );
         assert_eq!(problems(&entry("wire = \"uint8\"\nmin = 1\nmax = 255\n")), []);
     }
