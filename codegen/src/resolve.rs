@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use metalayer_layout::{Diagnostic, Found, Layout, LoadError, Loader};
+use metalayer_layout::{Diagnostic, Found, Layout, LoadError, Loader, report_order};
 
 use crate::attr::SchemaRef;
 use crate::names;
@@ -45,7 +45,7 @@ pub(crate) fn layout(schema: &SchemaRef, loader: &mut Loader) -> Result<Layout, 
             .collect()
     };
     let layout = loader.layout(source.clone()).map_err(|diags| render(loader, &diags))?;
-    let mut clashes: Vec<Diagnostic> = names::check_offset_fn_clashes(&layout)
+    let clashes: Vec<Diagnostic> = names::check_offset_fn_clashes(&layout)
         .into_iter()
         .map(|clash| {
             let mut d = Diagnostic::new(clash.span, clash.message);
@@ -54,8 +54,7 @@ pub(crate) fn layout(schema: &SchemaRef, loader: &mut Loader) -> Result<Layout, 
         })
         .collect();
     if !clashes.is_empty() {
-        clashes.sort_by_key(|d| (d.origin.is_some(), d.span.start));
-        return Err(render(loader, &clashes));
+        return Err(render(loader, &report_order(clashes)));
     }
     Ok(layout)
 }

@@ -108,6 +108,42 @@ impl fmt::Display for Diagnostic {
 
 impl core::error::Error for Diagnostic {}
 
+/// `diagnostics` in the order they are reported: the schema's own first, then those in the files
+/// it extends or includes, each by position (problems at one position keep the order they were
+/// found in), and each problem once, though it may have been found along two paths.
+///
+/// ```
+/// use metalayer_layout::{Diagnostic, report_order};
+///
+/// let found = vec![
+///     Diagnostic::new(9..10, "b"),
+///     Diagnostic::new(2..3, "a"),
+///     Diagnostic::new(9..10, "b"),
+///     Diagnostic::new(9..10, "c"),
+/// ];
+/// let messages: Vec<String> = report_order(found).into_iter().map(|d| d.message).collect();
+/// assert_eq!(messages, ["a", "b", "c"]);
+/// ```
+pub fn report_order(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    crate::order::sort_by_key(&mut diagnostics, &|d| {
+        (i128::from(d.origin.is_some()) << 64) + d.span.start as i128
+    });
+    let mut seen: Vec<(Option<String>, Range<usize>, String)> = Vec::new();
+    diagnostics.retain(|d| {
+        let key = (
+            d.origin.as_ref().map(|o| o.name.clone()),
+            d.span.clone(),
+            d.message.clone(),
+        );
+        let new = !seen.contains(&key);
+        if new {
+            seen.push(key);
+        }
+        new
+    });
+    diagnostics
+}
+
 /// Every problem [`parse`](crate::parse) found in one schema, in file order where possible. It
 /// dereferences to the [`Diagnostic`]s, and it is an error of its own that names the schema and
 /// each problem's line and column, so that `parse(...)?` works in a function returning

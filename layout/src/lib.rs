@@ -66,6 +66,7 @@ pub mod encoding;
 pub mod keywords;
 pub mod load;
 mod model;
+mod order;
 mod parse;
 mod parting;
 pub mod render;
@@ -73,7 +74,7 @@ pub mod size;
 
 pub use builtin::{BUILTINS, Builtin, FRAME, PYTHON_BLOSC2, also_stored_as, builtin, builtin_layout, builtins};
 pub use check::Resolve;
-pub use diagnostic::{Diagnostic, Diagnostics, Origin};
+pub use diagnostic::{Diagnostic, Diagnostics, Origin, report_order};
 pub use load::{Found, LoadError, Loader, Source};
 pub use model::{
     ArrayType, BinType, Const, Count, Encoding, Entry, ExtType, Family, IntType, Layout, MapType, NESTING_LIMIT, Node,

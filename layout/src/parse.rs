@@ -101,7 +101,7 @@ fn table(text: &str, t: toml_span::value::Table<'_>) -> Table {
         };
         pairs.push((key, convert(text, value)));
     }
-    pairs.sort_by_key(|(key, _)| key.span.start);
+    crate::order::sort_by_key(&mut pairs, &|(key, _)| key.span.start as i128);
     Table { pairs }
 }
 

@@ -1024,7 +1024,7 @@ fn same(la: &Layout, a: &Node, lb: &Layout, b: &Node, depth: usize) -> bool {
         (Type::Int(x), Type::Int(y)) => {
             let values = |t: &crate::model::IntType| {
                 let mut v: Vec<i128> = t.values.iter().map(|(_, v)| *v).collect();
-                v.sort_unstable();
+                crate::order::sort_by_key(&mut v, &|&v| v);
                 v
             };
             x.encoding == y.encoding && x.min == y.min && x.max == y.max && values(x) == values(y)

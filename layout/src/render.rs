@@ -854,7 +854,7 @@ fn int_range(t: &IntType, role: Option<&Role>) -> String {
         return range;
     }
     let mut values = t.values.clone();
-    values.sort_by_key(|&(_, v)| v);
+    crate::order::sort_by_key(&mut values, &|&(_, v)| v);
     let named: Vec<String> = values.iter().map(|(n, v)| format!("{n} = {v}")).collect();
     format!("{range}: {}", named.join(", "))
 }

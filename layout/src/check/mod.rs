@@ -99,23 +99,7 @@ pub(crate) fn check(main: Source, resolve: &mut Resolve<'_>) -> Result<Layout, V
     {
         return Ok(layout);
     }
-    let mut diags = cx.diags;
-    diags.sort_by_key(|d| (d.origin.is_some(), d.span.start));
-    // A problem found along two paths (a node checked for two reasons) is reported once.
-    let mut seen: Vec<(Option<String>, Range<usize>, String)> = Vec::new();
-    diags.retain(|d| {
-        let key = (
-            d.origin.as_ref().map(|o| o.name.clone()),
-            d.span.clone(),
-            d.message.clone(),
-        );
-        let new = !seen.contains(&key);
-        if new {
-            seen.push(key);
-        }
-        new
-    });
-    Err(diags)
+    Err(crate::diagnostic::report_order(cx.diags))
 }
 
 /// `v` as a marker is written in messages: hexadecimal, or decimal when negative.
