@@ -630,13 +630,9 @@ impl<'a> Gen<'a> {
                 w.name(),
                 native_int(w),
             );
-            let b = names::be_bytes();
             return quote!({
                 let mut #arr = <#ty as #rt::ArrayField>::empty();
-                #d.array::<#ty, #elem_ty, #width>(
-                    &mut #arr, #var, #name, #marker, #wname, &#entry,
-                    |#b| <#elem_ty as #rt::IntValue>::from_i128(i128::from(#native::from_be_bytes(#b))),
-                )?;
+                #d.array::<#ty, #native, #width>(&mut #arr, #var, #name, #marker, #wname, &#entry)?;
                 #arr
             });
         }
@@ -1044,10 +1040,10 @@ impl<'a> Gen<'a> {
             && let Encoding::Fixed(w) = t.encoding
             && w.marker().is_some()
         {
-            let (marker, native) = (u8_lit(w.marker().unwrap_or_default()), native_int(w));
+            let (marker, native, width) = (u8_lit(w.marker().unwrap_or_default()), native_int(w), w.width());
             return quote! {
                 #header
-                #e.int_array(#marker, #elements.iter().map(|#x| (#rt::IntValue::to_i128(*#x) as #native).to_be_bytes()));
+                #e.int_array(#marker, #elements.iter().map(#rt::be_payload::<_, #native, #width>));
             };
         }
         let elem = self.write(&a.element, &quote!((*#x)), depth + 1);

@@ -101,11 +101,6 @@ pub(crate) fn ext_type() -> Ident {
     format_ident!("__ty")
 }
 
-/// The big-endian bytes of one element of an integer array read in one pass.
-pub(crate) fn be_bytes() -> Ident {
-    format_ident!("__b")
-}
-
 /// The payload bytes of a float constant.
 pub(crate) fn float_bits() -> Ident {
     format_ident!("__bits")
@@ -362,7 +357,6 @@ mod tests {
             text_start(),
             text(),
             ext_type(),
-            be_bytes(),
             float_bits(),
             error_kind(),
             capacity(),

@@ -2,6 +2,7 @@
 //! becomes a [`DecodeError`] carrying the offset and the entry.
 
 use crate::error::{DecodeError, DecodeErrorKind, Int, Path};
+use crate::value::{IntValue, WireInt};
 
 /// A strict reader over one metalayer's bytes.
 ///
@@ -276,27 +277,26 @@ impl<'de> Decoder<'de> {
     }
 
     /// Reads a whole array entry into `field`: the header `0x90 + count`, then `count` elements,
-    /// each a `marker` byte and `N` big-endian payload bytes that `convert` turns into a value.
-    /// One bounds check covers all the elements, and their markers are checked together; on an
-    /// error it names the same byte, entry and element as reading them one by one would.
+    /// each a `marker` byte and the `N` big-endian payload bytes of a `W`. One bounds check covers
+    /// all the elements, and their markers are checked together; on an error it names the same
+    /// byte, entry and element as reading them one by one would.
     ///
     /// ```
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let bytes = [0x92, 0xd2, 0, 0, 0, 7, 0xd2, 0, 0, 1, 0];
-    /// let mut chunkshape: Vec<i32> = Vec::new();
+    /// let mut chunkshape: Vec<i64> = Vec::new();
     /// let mut d = Decoder::new(&bytes, "x");
-    /// d.array(&mut chunkshape, 2, "ndim", 0xd2, "int32", &"chunkshape", i32::from_be_bytes)?;
+    /// d.array::<_, i32, 4>(&mut chunkshape, 2, "ndim", 0xd2, "int32", &"chunkshape")?;
     /// assert_eq!(chunkshape, [7, 256]);
     ///
     /// let mut d = Decoder::new(&bytes[..9], "x");
-    /// let err = d.array(&mut chunkshape, 2, "ndim", 0xd2, "int32", &"chunkshape", i32::from_be_bytes).unwrap_err();
+    /// let err = d.array::<_, i32, 4>(&mut chunkshape, 2, "ndim", 0xd2, "int32", &"chunkshape").unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x07 in chunkshape[1]: expected 4 more bytes, found 2");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn array<F, T, const N: usize>(
+    pub fn array<F, W, const N: usize>(
         &mut self,
         field: &mut F,
         count: usize,
@@ -304,11 +304,11 @@ impl<'de> Decoder<'de> {
         marker: u8,
         wire: &'static str,
         entry: &'static &'static str,
-        convert: impl Fn([u8; N]) -> T,
     ) -> Result<(), DecodeError>
     where
-        F: crate::ArrayField<Element = T>,
-        T: Copy,
+        F: crate::ArrayField,
+        F::Element: IntValue,
+        W: WireInt<N>,
     {
         let at = self.pos;
         self.array_header(count, count_entry, Path::entry(entry))?;
@@ -322,7 +322,8 @@ impl<'de> Decoder<'de> {
         let mut bad = 0u8;
         field.fill(bytes.chunks_exact(1 + N).map(|c| {
             bad |= c[0] ^ marker;
-            convert(c[1..].first_chunk::<N>().copied().unwrap_or([0; N]))
+            let payload = W::from_be(c[1..].first_chunk::<N>().copied().unwrap_or([0; N]));
+            F::Element::from_i128(payload.to_i128())
         }));
         if bad != 0 {
             return Err(self.array_error::<N>(count, marker, wire, entry));

@@ -89,7 +89,10 @@ impl<'b> Encoder<'b> {
     /// assert_eq!(buf, [0xd2, 0, 0, 0, 7, 0xd2, 0, 0, 1, 0]);
     /// # Ok::<(), metalayer_runtime::EncodeError>(())
     /// ```
-    #[inline]
+    // Always inlined: the array entries of one field and wire type share one instance (each
+    // passes `be_payload` for its types, not a closure of its own), and without this the
+    // optimizer calls that shared instance instead of writing each array in place.
+    #[inline(always)]
     pub fn int_array<const N: usize>(&mut self, marker: u8, payloads: impl ExactSizeIterator<Item = [u8; N]>) {
         let size = payloads.len() * (1 + N);
         let out = &mut self.buf[self.pos..self.pos + size];

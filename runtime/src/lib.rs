@@ -49,7 +49,9 @@ pub use encode::{
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, PATH_DEPTH, Path};
 pub use field::{ArrayField, StrField};
 pub use timestamp::{NANOS_MAX, TIMESTAMP_EXT_TYPE, TIMESTAMP_FORMS, Timestamp, TimestampField, check_timestamp};
-pub use value::{BinField, BoolValue, Ext, ExtField, FloatValue, IntValue, OptionField, Pair, Record};
+pub use value::{
+    BinField, BoolValue, Ext, ExtField, FloatValue, IntValue, OptionField, Pair, Record, WireInt, be_payload,
+};
 pub use write::key_size;
 
 #[cfg(feature = "arrayvec")]

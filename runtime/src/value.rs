@@ -61,6 +61,58 @@ macro_rules! int_value {
 
 int_value!(u8, u16, u32, u64, i8, i16, i32, i64);
 
+/// The integer an int wire type of `N` payload bytes holds (`u8` for uint8 ... `i64` for
+/// int64), read and written as its big-endian bytes. Generated code names it for an array of
+/// such integers, so that the runtime's array code is compiled once per field and wire type
+/// rather than once per entry.
+///
+/// ```
+/// use metalayer_runtime::WireInt;
+///
+/// assert_eq!(<i32 as WireInt<4>>::from_be(*b"\xff\xff\xff\xfe"), -2);
+/// assert_eq!(WireInt::<2>::to_be(0xbeef_u16), [0xbe, 0xef]);
+/// ```
+pub trait WireInt<const N: usize>: IntValue {
+    /// The integer of the payload `bytes`.
+    fn from_be(bytes: [u8; N]) -> Self;
+    /// The payload bytes of the integer.
+    fn to_be(self) -> [u8; N];
+}
+
+macro_rules! wire_int {
+    ($($t:ty => $n:literal),*) => {$(
+        impl WireInt<$n> for $t {
+            #[inline(always)]
+            fn from_be(bytes: [u8; $n]) -> Self {
+                <$t>::from_be_bytes(bytes)
+            }
+            #[inline(always)]
+            fn to_be(self) -> [u8; $n] {
+                self.to_be_bytes()
+            }
+        }
+    )*};
+}
+
+wire_int!(u8 => 1, u16 => 2, u32 => 4, u64 => 8, i8 => 1, i16 => 2, i32 => 4, i64 => 8);
+
+/// The payload bytes of `element` as a `W`, converted as `as` converts integers (the encoder has
+/// checked that it fits): what [`Encoder::int_array`](crate::Encoder::int_array) writes for each
+/// element of an array of integers. As a function rather than a closure at each array entry, it
+/// compiles the array code once per field and wire type.
+///
+/// ```
+/// use metalayer_runtime::be_payload;
+///
+/// assert_eq!(be_payload::<i64, i32, 4>(&256), [0, 0, 1, 0]);
+/// let payloads: Vec<[u8; 2]> = [1u8, 2].iter().map(be_payload::<u8, u16, 2>).collect();
+/// assert_eq!(payloads, [[0, 1], [0, 2]]);
+/// ```
+#[inline(always)]
+pub fn be_payload<E: IntValue, W: WireInt<N>, const N: usize>(element: &E) -> [u8; N] {
+    W::from_i128(element.to_i128()).to_be()
+}
+
 /// A field type that holds a float entry: `f32` for float32, `f64` for float64 (a float64
 /// entry in an `f32` would lose precision, and a float32 entry written from an `f64` too, so
 /// the widths must match).

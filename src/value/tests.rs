@@ -569,7 +569,7 @@ fn optional_entries_named_records_and_named_values() {
     );
     assert_eq!(
         encode_error(&layout, &json!({"id": 7, "meta": {"kind": "t", "level": "max"}})),
-        "opt_v0: in meta.level: expected an integer (fixint) or one of the names high, low, found the string \"max\""
+        "opt_v0: in meta.level: expected an integer (fixint) or one of the names low, high, found the string \"max\""
     );
     assert_eq!(
         encode_error(&layout, &json!({"id": 7, "meta": {"kind": "t"}})),

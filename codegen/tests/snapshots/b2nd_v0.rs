@@ -255,10 +255,7 @@ const _: () = {
                     211u8,
                     ::metalayer::__private::ArrayField::elements(&self.shape)
                         .iter()
-                        .map(|__x1| {
-                            (::metalayer::__private::IntValue::to_i128(*__x1) as i64)
-                                .to_be_bytes()
-                        }),
+                        .map(::metalayer::__private::be_payload::<_, i64, 8usize>),
                 );
                 __e.header(
                     ::metalayer::__private::wire::Wire::FixArray,
@@ -268,10 +265,7 @@ const _: () = {
                     210u8,
                     ::metalayer::__private::ArrayField::elements(&self.chunkshape)
                         .iter()
-                        .map(|__x1| {
-                            (::metalayer::__private::IntValue::to_i128(*__x1) as i32)
-                                .to_be_bytes()
-                        }),
+                        .map(::metalayer::__private::be_payload::<_, i32, 4usize>),
                 );
                 __e.header(
                     ::metalayer::__private::wire::Wire::FixArray,
@@ -281,10 +275,7 @@ const _: () = {
                     210u8,
                     ::metalayer::__private::ArrayField::elements(&self.blockshape)
                         .iter()
-                        .map(|__x1| {
-                            (::metalayer::__private::IntValue::to_i128(*__x1) as i32)
-                                .to_be_bytes()
-                        }),
+                        .map(::metalayer::__private::be_payload::<_, i32, 4usize>),
                 );
                 {
                     let __bytes = ::metalayer::__private::StrField::text(&self.dtype)
@@ -334,63 +325,27 @@ const _: () = {
                 let mut __a1 = <Vec<i64> as ::metalayer::__private::ArrayField>::empty();
                 __d.array::<
                         Vec<i64>,
-                        <Vec<i64> as ::metalayer::__private::ArrayField>::Element,
-                        8usize,
-                    >(
-                    &mut __a1,
-                    __count_ndim,
-                    "ndim",
-                    211u8,
-                    "int64",
-                    &"shape",
-                    |__b| <<Vec<
                         i64,
-                    > as ::metalayer::__private::ArrayField>::Element as ::metalayer::__private::IntValue>::from_i128(
-                        i128::from(i64::from_be_bytes(__b)),
-                    ),
-                )?;
+                        8usize,
+                    >(&mut __a1, __count_ndim, "ndim", 211u8, "int64", &"shape")?;
                 __a1
             };
             let __field_chunkshape: Vec<i32> = {
                 let mut __a1 = <Vec<i32> as ::metalayer::__private::ArrayField>::empty();
                 __d.array::<
                         Vec<i32>,
-                        <Vec<i32> as ::metalayer::__private::ArrayField>::Element,
-                        4usize,
-                    >(
-                    &mut __a1,
-                    __count_ndim,
-                    "ndim",
-                    210u8,
-                    "int32",
-                    &"chunkshape",
-                    |__b| <<Vec<
                         i32,
-                    > as ::metalayer::__private::ArrayField>::Element as ::metalayer::__private::IntValue>::from_i128(
-                        i128::from(i32::from_be_bytes(__b)),
-                    ),
-                )?;
+                        4usize,
+                    >(&mut __a1, __count_ndim, "ndim", 210u8, "int32", &"chunkshape")?;
                 __a1
             };
             let __field_blockshape: Vec<i32> = {
                 let mut __a1 = <Vec<i32> as ::metalayer::__private::ArrayField>::empty();
                 __d.array::<
                         Vec<i32>,
-                        <Vec<i32> as ::metalayer::__private::ArrayField>::Element,
-                        4usize,
-                    >(
-                    &mut __a1,
-                    __count_ndim,
-                    "ndim",
-                    210u8,
-                    "int32",
-                    &"blockshape",
-                    |__b| <<Vec<
                         i32,
-                    > as ::metalayer::__private::ArrayField>::Element as ::metalayer::__private::IntValue>::from_i128(
-                        i128::from(i32::from_be_bytes(__b)),
-                    ),
-                )?;
+                        4usize,
+                    >(&mut __a1, __count_ndim, "ndim", 210u8, "int32", &"blockshape")?;
                 __a1
             };
             let __field_dtype: String = {
@@ -458,63 +413,27 @@ const _: () = {
                 let mut __a1 = <Vec<i64> as ::metalayer::__private::ArrayField>::empty();
                 __d.array::<
                         Vec<i64>,
-                        <Vec<i64> as ::metalayer::__private::ArrayField>::Element,
-                        8usize,
-                    >(
-                    &mut __a1,
-                    __count_ndim,
-                    "ndim",
-                    211u8,
-                    "int64",
-                    &"shape",
-                    |__b| <<Vec<
                         i64,
-                    > as ::metalayer::__private::ArrayField>::Element as ::metalayer::__private::IntValue>::from_i128(
-                        i128::from(i64::from_be_bytes(__b)),
-                    ),
-                )?;
+                        8usize,
+                    >(&mut __a1, __count_ndim, "ndim", 211u8, "int64", &"shape")?;
                 __a1
             };
             let __field_chunkshape: Vec<i32> = {
                 let mut __a1 = <Vec<i32> as ::metalayer::__private::ArrayField>::empty();
                 __d.array::<
                         Vec<i32>,
-                        <Vec<i32> as ::metalayer::__private::ArrayField>::Element,
-                        4usize,
-                    >(
-                    &mut __a1,
-                    __count_ndim,
-                    "ndim",
-                    210u8,
-                    "int32",
-                    &"chunkshape",
-                    |__b| <<Vec<
                         i32,
-                    > as ::metalayer::__private::ArrayField>::Element as ::metalayer::__private::IntValue>::from_i128(
-                        i128::from(i32::from_be_bytes(__b)),
-                    ),
-                )?;
+                        4usize,
+                    >(&mut __a1, __count_ndim, "ndim", 210u8, "int32", &"chunkshape")?;
                 __a1
             };
             let __field_blockshape: Vec<i32> = {
                 let mut __a1 = <Vec<i32> as ::metalayer::__private::ArrayField>::empty();
                 __d.array::<
                         Vec<i32>,
-                        <Vec<i32> as ::metalayer::__private::ArrayField>::Element,
-                        4usize,
-                    >(
-                    &mut __a1,
-                    __count_ndim,
-                    "ndim",
-                    210u8,
-                    "int32",
-                    &"blockshape",
-                    |__b| <<Vec<
                         i32,
-                    > as ::metalayer::__private::ArrayField>::Element as ::metalayer::__private::IntValue>::from_i128(
-                        i128::from(i32::from_be_bytes(__b)),
-                    ),
-                )?;
+                        4usize,
+                    >(&mut __a1, __count_ndim, "ndim", 210u8, "int32", &"blockshape")?;
                 __a1
             };
             let __field_dtype: String = {
