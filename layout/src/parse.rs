@@ -76,12 +76,27 @@ fn convert(text: &str, mut value: Value<'_>) -> Sp<Val> {
     Sp { value, span }
 }
 
-/// A string's span with its quotes, so that a diagnostic underlines the value as written. The
-/// parser's span is the text between them.
+/// A string's span with its quotes, so that a diagnostic underlines the value or key as
+/// written. The parser's span is the text between them, after the newline that may follow the
+/// opening quotes of a multi-line string.
 fn with_quotes(text: &str, span: Range<usize>) -> Range<usize> {
     let before = text.get(..span.start).unwrap_or_default();
     let after = text.get(span.end..).unwrap_or_default();
-    match ["\"\"\"", "'''", "\"", "'"]
+    // For an empty one-line string the parser's span is the opening quote.
+    if let Some(q @ ("\"" | "'")) = text.get(span.clone())
+        && after.starts_with(q)
+    {
+        return span.start..span.end + 1;
+    }
+    for quotes in ["\"\"\"", "'''"] {
+        for newline in ["", "\n", "\r\n"] {
+            let opened = before.strip_suffix(newline).is_some_and(|b| b.ends_with(quotes));
+            if opened && after.starts_with(quotes) {
+                return span.start - quotes.len() - newline.len()..span.end + quotes.len();
+            }
+        }
+    }
+    match ["\"", "'"]
         .into_iter()
         .find(|q| before.ends_with(q) && after.starts_with(q))
     {
@@ -94,7 +109,7 @@ fn with_quotes(text: &str, span: Range<usize>) -> Range<usize> {
 fn table(text: &str, t: toml_span::value::Table<'_>) -> Table {
     let mut pairs: Vec<(Sp<String>, Sp<Val>)> = Vec::with_capacity(t.len());
     for (key, value) in t {
-        let span = key.span.start..key.span.end;
+        let span = with_quotes(text, key.span.start..key.span.end);
         let key = Sp {
             value: key.name.into_owned(),
             span,
@@ -179,6 +194,21 @@ mod tests {
         };
         assert_eq!(&text[c.get("z").unwrap().span.clone()], "\"\"\"y\"\"\"");
         assert_eq!(t.get("b").unwrap().value, Val::Int(1));
+
+        // Quoted keys, multi-line strings (the newline after the opening quotes is not part of
+        // the value) and an empty string.
+        let text = "\"a key\" = \"\"\"\nline\"\"\"\n'k' = '''\r\nx'''\ne = \"\"\n";
+        let t = parse(text).unwrap();
+        let span_of = |key: &str| &text[t.get(key).unwrap().span.clone()];
+        assert_eq!(&text[t.key_span("a key").unwrap()], "\"a key\"");
+        assert_eq!(span_of("a key"), "\"\"\"\nline\"\"\"");
+        assert_eq!(&text[t.key_span("k").unwrap()], "'k'");
+        assert_eq!(span_of("k"), "'''\r\nx'''");
+        assert_eq!(span_of("e"), "\"\"");
+        let text = "a = ''\nb = \"\"\"\"\"\"\n";
+        let t = parse(text).unwrap();
+        assert_eq!(&text[t.get("a").unwrap().span.clone()], "''");
+        assert_eq!(&text[t.get("b").unwrap().span.clone()], "\"\"\"\"\"\"");
     }
 
     #[test]
