@@ -47,7 +47,8 @@ pub(super) fn build(cx: &mut Ctx<'_, '_>, gathered: &Gathered) -> Option<Layout>
     check_nesting_depth(cx, &types, &held, &depths);
 
     // Types the root uses are indexed in `type_names`'s order (the files' order); the checked
-    // types keep that order only when all of them checked, which is the only case that returns a layout.
+    // types keep that order only when all of them checked, which is the only case that returns
+    // a layout.
     if types.len() != type_names.len() {
         return None;
     }
