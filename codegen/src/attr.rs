@@ -96,7 +96,7 @@ fn is_punct(token: &TokenTree, c: char) -> bool {
 }
 
 /// Calls `f` on each comma-separated argument of `args`, in order, stopping at the first error.
-pub(crate) fn each_arg(args: TokenStream, mut f: impl FnMut(&Arg<'_>) -> Result<(), Error>) -> Result<(), Error> {
+pub(crate) fn each_arg(args: TokenStream, f: &mut dyn FnMut(&Arg<'_>) -> Result<(), Error>) -> Result<(), Error> {
     let tokens: Vec<TokenTree> = args.into_iter().collect();
     let mut start = 0;
     while start < tokens.len() {
@@ -138,7 +138,7 @@ pub(crate) fn parse(args: TokenStream) -> Result<Args, Error> {
     let mut krate: Option<TokenStream> = None;
     let mut layout: Option<LitStr> = None;
     let mut dispatch = false;
-    each_arg(args, |arg| {
+    each_arg(args, &mut |arg| {
         let set = |slot: &mut Option<SchemaRef>, value: SchemaRef| {
             if slot.is_some() {
                 return Err(Error::spanned(

@@ -98,7 +98,10 @@ fn bind_record<'a>(
                             show_const(c)
                         ),
                         Role::Count { of } => {
-                            let arrays: Vec<&str> = of.iter().map(|&a| record.entries[a].name.as_str()).collect();
+                            let mut arrays = Vec::new();
+                            for &a in of {
+                                arrays.push(record.entries[a].name.as_str());
+                            }
                             format!(
                                 "`{}` is the length of {} in {what}: the generated code derives and checks it, so it is not a field; remove it",
                                 entry.name,
@@ -140,7 +143,10 @@ fn bind_record<'a>(
     for f in fields {
         let name = field_name(f);
         if record.entry(&name).is_none() {
-            let names: Vec<&str> = record.fields().map(|e| e.name.as_str()).collect();
+            let mut names = Vec::new();
+            for e in record.fields() {
+                names.push(e.name.as_str());
+            }
             errors.push(Error::new(
                 f.ident.span(),
                 format!(
@@ -229,15 +235,15 @@ fn int_type(wire: Wire, min: i128, max: i128) -> &'static str {
 
 /// `operand_info` → `OperandInfo`.
 fn camel(name: &str) -> String {
-    name.split('_')
-        .map(|part| {
-            let mut chars = part.chars();
-            chars
-                .next()
-                .map(|c| c.to_uppercase().chain(chars).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect()
+    let mut camel = String::with_capacity(name.len());
+    for part in name.split('_') {
+        let mut chars = part.chars();
+        if let Some(first) = chars.next() {
+            camel.extend(first.to_uppercase());
+            camel.push_str(chars.as_str());
+        }
+    }
+    camel
 }
 
 #[cfg(test)]

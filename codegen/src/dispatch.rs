@@ -7,11 +7,12 @@
 use std::path::Path;
 
 use metalayer_layout::{Layout, Loader, Parting, Probe};
-use proc_macro2::{Group, Ident, TokenStream, TokenTree};
+use proc_macro2::{Ident, TokenStream};
 use quote::{quote, quote_spanned};
 
 use crate::attr::{self, SchemaRef};
 use crate::error::{Error, joined_span};
+use crate::generate::with_static_lifetimes;
 use crate::item::{Attribute, Data, Fields, Item, Type};
 use crate::{names, resolve};
 
@@ -30,7 +31,7 @@ struct Variant<'a> {
 fn variant_args(attr: &Attribute) -> Result<(SchemaRef, Option<attr::LitStr>), Error> {
     let mut schema = None;
     let mut name = None;
-    attr::each_arg(attr.list_args()?, |arg| {
+    attr::each_arg(attr.list_args()?, &mut |arg| {
         let schema_ref = if arg.is("schema") {
             SchemaRef::Name(arg.lit_str()?)
         } else if arg.is("schema_path") {
@@ -91,14 +92,18 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
     }
     assign_probes(&mut variants);
     input.attrs.push(Attribute::doc(&docs));
-    let asserts = variants.iter().map(|v| type_assert(&rt, v));
+    let lifetimes = input.generics.lifetime_names();
+    let mut asserts = TokenStream::new();
+    for v in &variants {
+        asserts.extend(type_assert(&rt, v, &lifetimes));
+    }
     let body = impl_block(&input, &variants, &rt);
     let track = resolve::track_files(&loader);
     quote! {
         #input
         const _: () = {
             #track
-            #(#asserts)*
+            #asserts
             #body
         };
     }
@@ -142,10 +147,16 @@ fn read_variant<'a>(
         )]);
     };
     let (schema, name) = variant_args(attr).map_err(|e| vec![e])?;
-    let layout = resolve::layout(&schema, loader).map_err(|messages| {
-        let span = schema.lit().span();
-        messages.into_iter().map(|m| Error::new(span, m)).collect::<Vec<_>>()
-    })?;
+    let layout = match resolve::layout(&schema, loader) {
+        Ok(layout) => layout,
+        Err(messages) => {
+            let mut errors = Vec::new();
+            for m in messages {
+                errors.push(Error::new(schema.lit().span(), m));
+            }
+            return Err(errors);
+        }
+    };
     let metalayer = name
         .as_ref()
         .map_or_else(|| layout.metalayer.clone(), attr::LitStr::value);
@@ -188,19 +199,22 @@ fn check_partings<'v, 'a>(
 
 /// What `decode` checks of an input for each layout, walked with the others of its name.
 fn assign_probes(variants: &mut [Variant<'_>]) {
-    let groups: Vec<Vec<usize>> = (0..variants.len())
-        .filter(|&i| variants[..i].iter().all(|v| v.metalayer != variants[i].metalayer))
-        .map(|first| {
-            let name = &variants[first].metalayer;
-            (first..variants.len())
-                .filter(|&i| variants[i].metalayer == *name)
-                .collect()
-        })
-        .collect();
-    for members in &groups {
-        let layouts: Vec<&Layout> = members.iter().map(|&i| &variants[i].layout).collect();
+    for first in 0..variants.len() {
+        let name = &variants[first].metalayer;
+        if variants[..first].iter().any(|v| v.metalayer == *name) {
+            continue;
+        }
+        // The variants stored under the name, from its first.
+        let mut members = Vec::new();
+        let mut layouts: Vec<&Layout> = Vec::new();
+        for (i, v) in variants.iter().enumerate().skip(first) {
+            if v.metalayer == *name {
+                members.push(i);
+                layouts.push(&v.layout);
+            }
+        }
         let probes = metalayer_layout::probes(&layouts);
-        for (&i, probe) in members.iter().zip(probes) {
+        for (i, probe) in members.into_iter().zip(probes) {
             variants[i].probe = probe;
         }
     }
@@ -210,32 +224,40 @@ fn assign_probes(variants: &mut [Variant<'_>]) {
 fn candidate(rt: &TokenStream, v: &Variant<'_>) -> TokenStream {
     let schema = &v.layout.schema;
     let metalayer = &v.metalayer;
-    let prefix = v.layout.fixed_prefix().into_iter().map(|(lo, hi)| quote!((#lo, #hi)));
-    let ranges = |set: &[(u8, u8)]| {
-        let set = set.iter().map(|(lo, hi)| quote!((#lo, #hi)));
-        quote!(&[#(#set),*])
-    };
-    let probe = v.probe.iter().map(|p| match p {
-        Probe::Byte { bytes, entry } => {
-            let bytes = ranges(bytes);
-            quote!(#rt::Probe::Byte { bytes: #bytes, entry: #entry })
-        }
-        Probe::Value { first, entry } => {
-            let first = ranges(first);
-            quote!(#rt::Probe::Value { first: #first, entry: #entry })
-        }
-        Probe::End => quote!(#rt::Probe::End),
-    });
+    let prefix = ranges(&v.layout.fixed_prefix());
+    let mut probe = TokenStream::new();
+    for p in &v.probe {
+        probe.extend(match p {
+            Probe::Byte { bytes, entry } => {
+                let bytes = ranges(bytes);
+                quote!(#rt::Probe::Byte { bytes: &[#bytes], entry: #entry },)
+            }
+            Probe::Value { first, entry } => {
+                let first = ranges(first);
+                quote!(#rt::Probe::Value { first: &[#first], entry: #entry },)
+            }
+            Probe::End => quote!(#rt::Probe::End,),
+        });
+    }
     quote!(#rt::Candidate {
         schema: #schema,
         metalayer: #metalayer,
-        prefix: &[#(#prefix),*],
-        probe: &[#(#probe),*],
+        prefix: &[#prefix],
+        probe: &[#probe],
     })
 }
 
+/// Byte ranges `(lo, hi)` as the items of a slice expression.
+fn ranges(set: &[(u8, u8)]) -> TokenStream {
+    let mut items = TokenStream::new();
+    for (lo, hi) in set {
+        items.extend(quote!((#lo, #hi),));
+    }
+    items
+}
+
 /// The check that the variant holds a type generated from its schema.
-fn type_assert(rt: &TokenStream, v: &Variant<'_>) -> TokenStream {
+fn type_assert(rt: &TokenStream, v: &Variant<'_>, lifetimes: &[String]) -> TokenStream {
     let (ty, schema) = (v.ty, &v.layout.schema);
     let message = format!(
         "variant `{}` holds a type that is not generated from schema `{schema}`",
@@ -243,7 +265,7 @@ fn type_assert(rt: &TokenStream, v: &Variant<'_>) -> TokenStream {
     );
     // Outside the enum's `impl` its lifetime is not declared: the check names the type with
     // `'static` in its place (the schema is the same for every lifetime).
-    let ty = static_lifetimes(ty.tokens.iter().cloned());
+    let ty = with_static_lifetimes(quote!(#ty), lifetimes);
     quote_spanned! {joined_span(&v.ty.tokens)=>
         const _: () = ::core::assert!(#rt::str_eq(<#ty as #rt::Metalayer>::SCHEMA, #schema), #message);
     }
@@ -350,26 +372,6 @@ fn impl_block(input: &Item, variants: &[Variant<'_>], rt: &TokenStream) -> Token
     }
 }
 
-/// `tokens` with every lifetime (`'a`) replaced by `'static`, inside groups too.
-fn static_lifetimes(tokens: impl IntoIterator<Item = TokenTree>) -> TokenStream {
-    let mut out = Vec::new();
-    let mut after_quote = false;
-    for token in tokens {
-        let token = match token {
-            TokenTree::Ident(ident) if after_quote => TokenTree::Ident(Ident::new("static", ident.span())),
-            TokenTree::Group(g) => {
-                let mut group = Group::new(g.delimiter(), static_lifetimes(g.stream()));
-                group.set_span(g.span());
-                TokenTree::Group(group)
-            }
-            other => other,
-        };
-        after_quote = matches!(&token, TokenTree::Punct(p) if p.as_char() == '\'');
-        out.push(token);
-    }
-    out.into_iter().collect()
-}
-
 /// Where two layouts part, in words: `byte 25 (entry \`item\` of both)`.
 fn parting_text(a: &Layout, b: &Layout, parting: &Parting) -> String {
     let at = match parting.offset {
@@ -430,7 +432,10 @@ fn dispatch_docs(
     let mut example = format!(
         "// Decoding: the name and the bytes choose the variant.\nmatch {ident}::decode({name:?}, &bytes)? {{\n"
     );
-    for v in variants.iter().filter(|v| v.metalayer == name) {
+    for v in variants {
+        if v.metalayer != name {
+            continue;
+        }
         example.push_str(&format!(
             "    {ident}::{}(value) => {{ /* a {} value */ }}\n",
             v.ident, v.layout.schema
@@ -441,13 +446,14 @@ fn dispatch_docs(
     }
     example.push_str("}\n");
     example.push_str("// Encoding: each variant in its own layout.\n");
-    for v in variants.iter().filter(|v| v.metalayer == name) {
-        let var: String = v
-            .layout
-            .schema
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
+    for v in variants {
+        if v.metalayer != name {
+            continue;
+        }
+        let mut var = String::with_capacity(v.layout.schema.len());
+        for c in v.layout.schema.chars() {
+            var.push(if c.is_ascii_alphanumeric() { c } else { '_' });
+        }
         example.push_str(&format!(
             "let {var}_bytes = {ident}::{}({var}_value).encode()?;\n",
             v.ident

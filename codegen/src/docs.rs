@@ -78,14 +78,15 @@ fn variables(size: &Size, vars: &mut Vec<Ident>) -> Option<()> {
 
 fn tokens(size: &Size) -> TokenStream {
     let fixed = size.fixed;
-    let terms = size.terms.iter().filter_map(|t| match t {
-        Term::Linear { k, of } => {
-            let var = var_ident(of)?;
-            Some(quote!(+ #k * #var))
+    let mut sum = quote!(#fixed);
+    for t in &size.terms {
+        if let Term::Linear { k, of } = t
+            && let Some(var) = var_ident(of)
+        {
+            sum.extend(quote!(+ #k * #var));
         }
-        _ => None,
-    });
-    quote!(#fixed #(#terms)*)
+    }
+    sum
 }
 
 /// `const fn`s for the encoded length and each entry's offset, when the record's size is linear
@@ -98,9 +99,10 @@ pub(crate) fn formula_fns(input: &Item, layout: &Layout, target: &Target<'_>) ->
     if !length.is_linear() {
         return TokenStream::new();
     }
-    let offsets: Vec<Option<Size>> = (0..record.entries.len())
-        .map(|i| metalayer_layout::offset_formula(layout, record, i))
-        .collect();
+    let mut offsets = Vec::with_capacity(record.entries.len());
+    for i in 0..record.entries.len() {
+        offsets.push(metalayer_layout::offset_formula(layout, record, i));
+    }
     let mut vars = Vec::new();
     if variables(&length, &mut vars).is_none() {
         return TokenStream::new();
@@ -130,7 +132,7 @@ pub(crate) fn formula_fns(input: &Item, layout: &Layout, target: &Target<'_>) ->
 
             #[doc = #length_doc]
             #[allow(clippy::identity_op, clippy::erasing_op, clippy::too_many_arguments)]
-            pub const fn encoded_len_for(#(#params),*) -> usize {
+            pub const fn encoded_len_for(#params) -> usize {
                 #touch
                 #length_body
             }
@@ -144,8 +146,8 @@ pub(crate) fn formula_fns(input: &Item, layout: &Layout, target: &Target<'_>) ->
 struct Args {
     /// Their names.
     vars: Vec<Ident>,
-    /// `name: usize` each.
-    params: Vec<TokenStream>,
+    /// `name: usize,` for each.
+    params: TokenStream,
     /// A statement that uses them all, so that a formula without one compiles without warning.
     touch: TokenStream,
     /// ` Arguments: ...` for the functions' documentation, or nothing.
@@ -154,14 +156,19 @@ struct Args {
 
 impl Args {
     fn new(vars: Vec<Ident>) -> Self {
-        let params = vars.iter().map(|v| quote!(#v: usize)).collect();
-        let touch = quote!(let _ = (#(#vars,)*););
-        let doc = if vars.is_empty() {
-            String::new()
-        } else {
-            let list: Vec<String> = vars.iter().map(|v| format!("`{v}`")).collect();
-            format!(" Arguments: {}.", list.join(", "))
-        };
+        let (mut params, mut used) = (TokenStream::new(), TokenStream::new());
+        let mut doc = String::new();
+        for (i, v) in vars.iter().enumerate() {
+            params.extend(quote!(#v: usize,));
+            used.extend(quote!(#v,));
+            doc.push_str(if i == 0 { " Arguments: `" } else { ", `" });
+            doc.push_str(&v.to_string());
+            doc.push('`');
+        }
+        if !vars.is_empty() {
+            doc.push('.');
+        }
+        let touch = quote!(let _ = (#used););
         Args {
             vars,
             params,
@@ -180,7 +187,7 @@ fn offset_fn(entry: &Entry, offset: &Size, args: &Args) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[allow(clippy::identity_op, clippy::erasing_op, clippy::too_many_arguments)]
-        pub const fn #name(#(#params),*) -> usize {
+        pub const fn #name(#params) -> usize {
             #touch
             #body
         }
@@ -215,7 +222,7 @@ fn element_offset_fn(layout: &Layout, record: &Record, i: usize, args: &Args) ->
     Some(quote! {
         #[doc = #doc]
         #[allow(clippy::identity_op, clippy::erasing_op, clippy::too_many_arguments)]
-        pub const fn #name(#(#params,)* #i: usize) -> usize {
+        pub const fn #name(#params #i: usize) -> usize {
             #touch
             #first + #stride * #i
         }

@@ -53,7 +53,7 @@ impl Error {
         message.set_span(self.end);
         let mut body = Group::new(Delimiter::Brace, TokenTree::Literal(message).into());
         body.set_span(self.end);
-        TokenStream::from_iter([
+        let tokens = vec![
             punct(':', Spacing::Joint),
             punct(':', Spacing::Alone),
             TokenTree::Ident(Ident::new("core", self.start)),
@@ -62,7 +62,8 @@ impl Error {
             TokenTree::Ident(Ident::new("compile_error", self.start)),
             punct('!', Spacing::Alone),
             TokenTree::Group(body),
-        ])
+        ];
+        tokens.into_iter().collect()
     }
 }
 

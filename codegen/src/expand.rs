@@ -78,16 +78,11 @@ pub(crate) fn expand(
 ) -> TokenStream {
     let rt = names::runtime(krate);
     let (de, _) = decode_lifetime(input);
-    let lifetime = input
-        .generics
-        .lifetimes()
-        .next()
-        .map(|l| l.name().to_string().trim_start_matches('\'').trim().to_string());
     let g = Gen {
         layout,
         rt: rt.clone(),
         de,
-        lifetime,
+        lifetimes: input.generics.lifetime_names(),
         asserts: RefCell::new(Vec::new()),
         record_count: RefCell::new(None),
         counts: RefCell::new(Vec::new()),
@@ -135,25 +130,28 @@ fn counted_by<'r>(record: &'r Record, entry: &Entry) -> Option<(&'r str, usize, 
 fn record_pieces(g: &Gen<'_>, record: &Record, slots: &Slots<'_>) -> Pieces {
     let rt = &g.rt;
     let self_place = |f: &Ident| quote!(self.#f);
-    let slots: Vec<Option<Slot<'_>>> = slots
-        .iter()
-        .zip(&record.entries)
-        .map(|(s, entry)| s.as_ref().map(|(field, ty)| field_slot(g, record, entry, field, ty)))
-        .collect();
+    let mut bound = Vec::with_capacity(slots.len());
+    for (s, entry) in slots.iter().zip(&record.entries) {
+        bound.push(s.as_ref().map(|(field, ty)| field_slot(g, record, entry, field, ty)));
+    }
+    let slots = bound;
     let code = g.record(record, &slots, &self_place);
-    let inits = slots.iter().zip(&record.entries).filter_map(|(s, entry)| {
-        let s = s.as_ref()?;
-        let (f, var) = (s.ident, names::field(&entry.name));
-        Some(quote!(#f: #var))
-    });
-    let build = quote!(Self { #(#inits),* });
-    let size = metalayer_layout::size::of_record(g.layout, record, &Place(Vec::new()));
-    let present = slots.iter().skip(record.required).filter_map(|s| s.as_ref()).map(|s| {
-        let f = s.ident;
-        quote!(usize::from(#rt::OptionField::get(&self.#f).is_some()))
-    });
+    // `Self { field: value, .. }`, and the number of entries present: the required ones, and
+    // one for each optional field that holds a value.
+    let mut inits = TokenStream::new();
     let required = record.required;
-    *g.record_count.borrow_mut() = Some(quote!((#required #(+ #present)*)));
+    let mut count = quote!(#required);
+    for (i, (s, entry)) in slots.iter().zip(&record.entries).enumerate() {
+        let Some(s) = s else { continue };
+        let (f, var) = (s.ident, names::field(&entry.name));
+        inits.extend(quote!(#f: #var,));
+        if i >= record.required {
+            count.extend(quote!(+ usize::from(#rt::OptionField::get(&self.#f).is_some())));
+        }
+    }
+    let build = quote!(Self { #inits });
+    let size = metalayer_layout::size::of_record(g.layout, record, &Place(Vec::new()));
+    *g.record_count.borrow_mut() = Some(quote!((#count)));
     let root = |place: &Place| -> Option<(TokenStream, &Node)> {
         let [Step::Entry { index, .. }] = place.0.as_slice() else {
             return None;

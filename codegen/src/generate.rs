@@ -24,8 +24,8 @@ pub(crate) struct Gen<'a> {
     pub rt: TokenStream,
     /// The lifetime decoded values borrow the input for.
     pub de: TokenStream,
-    /// The struct's own lifetime, which compile-time assertions replace with `'static`.
-    pub lifetime: Option<String>,
+    /// The struct's own lifetimes, which compile-time assertions replace with `'static`.
+    pub lifetimes: Vec<String>,
     /// Compile-time assertions on field types, collected while generating.
     pub asserts: RefCell<Vec<TokenStream>>,
     /// The number of entries a record being measured has present, for its canonical header.
@@ -88,14 +88,16 @@ fn native_int(w: Wire) -> Ident {
 /// The whole range msgpack integers take: int64's minimum to uint64's maximum.
 const INT_RANGE: (i128, i128) = (i64::MIN as i128, u64::MAX as i128);
 
-/// `'a` replaced by `'static` everywhere in `tokens`, for assertions outside the impls.
-fn with_static_lifetime(tokens: TokenStream, lifetime: &str) -> TokenStream {
+/// Each of `lifetimes` (`a` for `'a`) replaced by `'static` everywhere in `tokens`, inside groups
+/// too: the assertions outside an item's impls name its types so, where its lifetimes are not
+/// declared.
+pub(crate) fn with_static_lifetimes(tokens: TokenStream, lifetimes: &[String]) -> TokenStream {
     let mut out = Vec::new();
     let mut iter = tokens.into_iter().peekable();
     while let Some(t) = iter.next() {
         match t {
             TokenTree::Punct(p) if p.as_char() == '\'' => match iter.peek() {
-                Some(TokenTree::Ident(i)) if *i == lifetime => {
+                Some(TokenTree::Ident(i)) if lifetimes.iter().any(|l| *i == l.as_str()) => {
                     let span = i.span();
                     iter.next();
                     out.push(TokenTree::Punct(p));
@@ -104,7 +106,7 @@ fn with_static_lifetime(tokens: TokenStream, lifetime: &str) -> TokenStream {
                 _ => out.push(TokenTree::Punct(p)),
             },
             TokenTree::Group(g) => {
-                let mut group = proc_macro2::Group::new(g.delimiter(), with_static_lifetime(g.stream(), lifetime));
+                let mut group = proc_macro2::Group::new(g.delimiter(), with_static_lifetimes(g.stream(), lifetimes));
                 group.set_span(g.span());
                 out.push(TokenTree::Group(group));
             }
@@ -129,9 +131,10 @@ impl<'a> Gen<'a> {
 
     /// Adds a compile-time assertion, reported at `span` with `message` when `condition` is false.
     fn assert(&self, span: Span, condition: TokenStream, message: String) {
-        let condition = match &self.lifetime {
-            Some(l) => with_static_lifetime(condition, l),
-            None => condition,
+        let condition = if self.lifetimes.is_empty() {
+            condition
+        } else {
+            with_static_lifetimes(condition, &self.lifetimes)
         };
         self.asserts.borrow_mut().push(quote_spanned! {span=>
             const _: () = ::core::assert!(#condition, #message);
@@ -763,11 +766,15 @@ impl<'a> Gen<'a> {
         let named = if t.values.is_empty() {
             TokenStream::new()
         } else {
-            let values: Vec<Literal> = t.values.iter().map(|(_, v)| i128_lit(*v)).collect();
+            let mut values = TokenStream::new();
+            for (_, value) in &t.values {
+                let value = i128_lit(*value);
+                values.extend(quote!(#value,));
+            }
             let names = named_list(t);
             quote! {
-                if ![#(#values),*].contains(&#v) {
-                    #rt::check_named(#schema, #path, #v, &[#(#values),*], #names)?;
+                if ![#values].contains(&#v) {
+                    #rt::check_named(#schema, #path, #v, &[#values], #names)?;
                 }
             }
         };
@@ -1320,11 +1327,14 @@ fn nested_count_ref<'c>(counts: &'c [Option<(String, String)>], node: &Node) -> 
 
 /// `numpy = 0, other = 1`: an integer's named values, for messages.
 fn named_list(t: &IntType) -> String {
-    t.values
-        .iter()
-        .map(|(n, v)| format!("{n} = {v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut list = String::new();
+    for (n, v) in &t.values {
+        if !list.is_empty() {
+            list.push_str(", ");
+        }
+        list.push_str(&format!("{n} = {v}"));
+    }
+    list
 }
 
 /// The statements and record-level pieces for one record.
@@ -1375,14 +1385,14 @@ impl Gen<'_> {
         place: &dyn Fn(&Ident) -> TokenStream,
     ) -> RecordCode {
         let fields = Fields { slots, place };
-        *self.counts.borrow_mut() = record
-            .entries
-            .iter()
-            .map(|e| match &e.role {
+        let mut counts = Vec::with_capacity(record.entries.len());
+        for e in &record.entries {
+            counts.push(match &e.role {
                 Role::Count { of } => of.first().map(|&a| (e.name.clone(), record.entries[a].name.clone())),
                 _ => None,
-            })
-            .collect();
+            });
+        }
+        *self.counts.borrow_mut() = counts;
         let (decode_header, write_header, check_optional) = self.record_header(record, fields);
         let mut parts = RecordParts {
             decode: vec![decode_header],

@@ -98,7 +98,7 @@ impl Type {
 
 impl ToTokens for Type {
     fn to_tokens(&self, out: &mut TokenStream) {
-        out.extend(self.tokens.iter().cloned());
+        out.extend(TokenStream::from_iter(self.tokens.to_vec()));
     }
 }
 
@@ -118,19 +118,25 @@ pub(crate) enum Fields {
 impl Fields {
     fn new(fields: &syn::Fields) -> Self {
         match fields {
-            syn::Fields::Named(named) => Fields::Named(
-                named
-                    .named
-                    .iter()
-                    .filter_map(|f| {
-                        Some(Field {
-                            ident: f.ident.clone()?,
+            syn::Fields::Named(named) => {
+                let mut fields = Vec::with_capacity(named.named.len());
+                for f in &named.named {
+                    if let Some(ident) = &f.ident {
+                        fields.push(Field {
+                            ident: ident.clone(),
                             ty: Type::new(&f.ty),
-                        })
-                    })
-                    .collect(),
-            ),
-            syn::Fields::Unnamed(tuple) => Fields::Tuple(tuple.unnamed.iter().map(|f| Type::new(&f.ty)).collect()),
+                        });
+                    }
+                }
+                Fields::Named(fields)
+            }
+            syn::Fields::Unnamed(tuple) => {
+                let mut types = Vec::with_capacity(tuple.unnamed.len());
+                for f in &tuple.unnamed {
+                    types.push(Type::new(&f.ty));
+                }
+                Fields::Tuple(types)
+            }
             syn::Fields::Unit => Fields::Unit,
         }
     }
@@ -233,6 +239,15 @@ impl Generics {
         self.params.iter().filter(|p| p.kind == ParamKind::Lifetime)
     }
 
+    /// The names of the lifetime parameters, without their quote (`a` for `'a`).
+    pub(crate) fn lifetime_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        for param in self.lifetimes() {
+            names.push(param.name().to_string().trim_start_matches('\'').trim().to_string());
+        }
+        names
+    }
+
     /// What an impl of the item declares (`<'a, T: Bound>`, no defaults), the item's own
     /// arguments (`<'a, T>`), and the where clause (nothing when it has no predicates).
     pub(crate) fn split_for_impl(&self) -> (TokenStream, TokenStream, TokenStream) {
@@ -331,16 +346,20 @@ pub(crate) fn parse(tokens: TokenStream) -> Result<Item, Error> {
     let (data, rest, body) = match input.data {
         syn::Data::Struct(s) => (
             Data::Struct(Fields::new(&s.fields)),
-            written.iter().cloned().collect(),
+            TokenStream::from_iter(written.to_vec()),
             None,
         ),
-        syn::Data::Union(_) => (Data::Union, written.iter().cloned().collect(), None),
+        syn::Data::Union(_) => (Data::Union, TokenStream::from_iter(written.to_vec()), None),
         syn::Data::Enum(e) => {
             // The body, the last token, is written again from the variants.
             let header = written.get(..written.len().saturating_sub(1)).unwrap_or_default();
             let variants = e.variants.into_iter().map(Variant::new).collect();
             let braces = e.brace_token.span.join();
-            (Data::Enum(variants), header.iter().cloned().collect(), Some(braces))
+            (
+                Data::Enum(variants),
+                TokenStream::from_iter(header.to_vec()),
+                Some(braces),
+            )
         }
     };
     Ok(Item {

@@ -114,10 +114,10 @@ fn expand_bound(mut input: Item, args: &Args, schema: &SchemaRef, manifest_dir: 
     let layout = match resolve::layout(schema, &mut loader) {
         Ok(layout) => layout,
         Err(messages) => {
-            let errors: Vec<_> = messages
-                .into_iter()
-                .map(|m| Error::new(schema.lit().span(), m))
-                .collect();
+            let mut errors = Vec::new();
+            for m in messages {
+                errors.push(Error::new(schema.lit().span(), m));
+            }
             return with_errors(&input, &errors, fallback());
         }
     };
@@ -159,7 +159,10 @@ fn target<'l>(layout: &'l Layout, record_type: Option<&LitStr>) -> Result<Target
     if let Some(i) = layout.types.iter().position(|t| t.name == name.value()) {
         return Ok(Target::Type(i, &layout.types[i].record));
     }
-    let names: Vec<&str> = layout.types.iter().map(|t| t.name.as_str()).collect();
+    let mut names = Vec::new();
+    for t in &layout.types {
+        names.push(t.name.as_str());
+    }
     let message = if names.is_empty() {
         format!("{} has no record types (`[types.<name>]`)", layout.schema)
     } else {

@@ -273,20 +273,27 @@ pub(crate) struct NameClash {
 /// placed at the entry that is not the array. A struct bound to any of the records would
 /// define both functions, so the schema cannot be used as it is.
 pub(crate) fn check_offset_fn_clashes(layout: &Layout) -> Vec<NameClash> {
-    let root = match &layout.root.ty {
-        Type::Record(r) => Some(r),
-        _ => None,
-    };
-    let records = root.into_iter().chain(layout.types.iter().map(|t| &t.record));
-    records.flat_map(offset_fn_clashes).collect()
+    let mut clashes = Vec::new();
+    if let Type::Record(root) = &layout.root.ty {
+        offset_fn_clashes(root, &mut clashes);
+    }
+    for t in &layout.types {
+        offset_fn_clashes(&t.record, &mut clashes);
+    }
+    clashes
 }
 
 /// [`check_offset_fn_clashes`] in one record.
-fn offset_fn_clashes(record: &Record) -> Vec<NameClash> {
-    let mut clashes = Vec::new();
-    for array in record.entries.iter().filter(|e| matches!(e.node.ty, Type::Array(_))) {
+fn offset_fn_clashes(record: &Record, clashes: &mut Vec<NameClash>) {
+    for array in &record.entries {
+        if !matches!(array.node.ty, Type::Array(_)) {
+            continue;
+        }
         let element_fn = element_offset_fn(&array.name);
-        for other in record.entries.iter().filter(|e| offset_fn(&e.name) == element_fn) {
+        for other in &record.entries {
+            if offset_fn(&other.name) != element_fn {
+                continue;
+            }
             clashes.push(NameClash {
                 file: other.node.file,
                 span: other.span.clone(),
@@ -297,7 +304,6 @@ fn offset_fn_clashes(record: &Record) -> Vec<NameClash> {
             });
         }
     }
-    clashes
 }
 
 #[cfg(test)]

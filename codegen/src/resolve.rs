@@ -21,8 +21,15 @@ pub(crate) fn loader(manifest_dir: &Path) -> Loader {
 /// Items that include every schema file `loader` read, so that cargo rebuilds the crate when
 /// one of them changes.
 pub(crate) fn track_files(loader: &Loader) -> proc_macro2::TokenStream {
-    let paths = loader.files().iter().filter_map(|f| f.to_str());
-    quote::quote!(#(const _: &[u8] = include_bytes!(#paths);)*)
+    let mut items = proc_macro2::TokenStream::new();
+    for path in loader.files() {
+        if let Some(path) = path.to_str() {
+            items.extend(quote::quote!(
+                const _: &[u8] = include_bytes!(#path);
+            ));
+        }
+    }
+    items
 }
 
 /// Reads, parses and checks the schema `schema` names, then checks what code generation
@@ -39,20 +46,19 @@ pub(crate) fn layout(schema: &SchemaRef, loader: &mut Loader) -> Result<Layout, 
         .map_err(|e| vec![message(&e)])?;
     // `schema error: <file>:<line>:<column>: <message>` and the line underlined.
     let render = |loader: &Loader, diags: &[Diagnostic]| -> Vec<String> {
-        diags
-            .iter()
-            .map(|d| format!("schema error: {}", loader.render(d, &source)))
-            .collect()
+        let mut messages = Vec::new();
+        for d in diags {
+            messages.push(format!("schema error: {}", loader.render(d, &source)));
+        }
+        messages
     };
     let layout = loader.layout(source.clone()).map_err(|diags| render(loader, &diags))?;
-    let clashes: Vec<Diagnostic> = names::check_offset_fn_clashes(&layout)
-        .into_iter()
-        .map(|clash| {
-            let mut d = Diagnostic::new(clash.span, clash.message);
-            d.origin = loader.origin(&layout, clash.file);
-            d
-        })
-        .collect();
+    let mut clashes = Vec::new();
+    for clash in names::check_offset_fn_clashes(&layout) {
+        let mut d = Diagnostic::new(clash.span, clash.message);
+        d.origin = loader.origin(&layout, clash.file);
+        clashes.push(d);
+    }
     if !clashes.is_empty() {
         return Err(render(loader, &report_order(clashes)));
     }
@@ -74,7 +80,10 @@ fn message(e: &LoadError) -> String {
             file: Some(file),
             files,
         } => {
-            let builtins: Vec<&str> = metalayer_layout::builtins().map(|b| b.name).collect();
+            let mut builtins = Vec::new();
+            for b in metalayer_layout::builtins() {
+                builtins.push(b.name);
+            }
             let own = if files.is_empty() {
                 "none".to_string()
             } else {
