@@ -87,8 +87,11 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
     let docs = dispatch_docs(&input.ident, &variants, &partings);
     drop(partings);
     if !errors.is_empty() {
-        let errors = errors.iter().map(Error::to_compile_error);
-        return quote!(#input #(#errors)*);
+        let mut out = quote!(#input);
+        for e in &errors {
+            out.extend(e.to_compile_error());
+        }
+        return out;
     }
     assign_probes(&mut variants);
     input.attrs.push(Attribute::doc(&docs));
@@ -273,28 +276,28 @@ fn type_assert(rt: &TokenStream, v: &Variant<'_>, lifetimes: &[String]) -> Token
 
 /// The `match` arms of the methods on the value held, one per variant.
 struct Arms {
-    schema: Vec<TokenStream>,
-    name: Vec<TokenStream>,
-    len: Vec<TokenStream>,
-    encode: Vec<TokenStream>,
+    schema: TokenStream,
+    name: TokenStream,
+    len: TokenStream,
+    encode: TokenStream,
 }
 
 impl Arms {
     fn new(rt: &TokenStream, variants: &[Variant<'_>], held: &Ident, buf: &Ident) -> Arms {
         let mut arms = Arms {
-            schema: Vec::new(),
-            name: Vec::new(),
-            len: Vec::new(),
-            encode: Vec::new(),
+            schema: TokenStream::new(),
+            name: TokenStream::new(),
+            len: TokenStream::new(),
+            encode: TokenStream::new(),
         };
         for v in variants {
             let (vi, schema, metalayer) = (v.ident, &v.layout.schema, &v.metalayer);
-            arms.schema.push(quote!(Self::#vi(_) => #schema));
-            arms.name.push(quote!(Self::#vi(_) => #metalayer));
+            arms.schema.extend(quote!(Self::#vi(_) => #schema,));
+            arms.name.extend(quote!(Self::#vi(_) => #metalayer,));
             arms.len
-                .push(quote!(Self::#vi(#held) => #rt::Metalayer::encoded_len(#held)));
+                .extend(quote!(Self::#vi(#held) => #rt::Metalayer::encoded_len(#held),));
             arms.encode
-                .push(quote!(Self::#vi(#held) => #rt::Metalayer::encode_into(#held, #buf)));
+                .extend(quote!(Self::#vi(#held) => #rt::Metalayer::encode_into(#held, #buf),));
         }
         arms
     }
@@ -309,21 +312,23 @@ fn impl_block(input: &Item, variants: &[Variant<'_>], rt: &TokenStream) -> Token
         Some(l) => (quote!(&#l [u8]), quote!(#l)),
         None => (quote!(&[u8]), quote!('_)),
     };
-    let candidates = variants.iter().map(|v| candidate(rt, v));
     let (name_param, input_param, buf_param, held) = (
         names::dispatch_name(),
         names::dispatch_input(),
         names::dispatch_buf(),
         names::held(),
     );
-    let decoders = variants.iter().map(|v| {
+    let (mut candidates, mut decoders) = (TokenStream::new(), TokenStream::new());
+    for v in variants {
         let (vi, ty) = (v.ident, v.ty);
-        quote! {
+        let candidate = candidate(rt, v);
+        candidates.extend(quote!(#candidate,));
+        decoders.extend(quote! {
             |#input_param: #input_ty| {
                 <#ty as #rt::Decode<#decode_lt>>::decode(#input_param).map(Self::#vi)
-            }
-        }
-    });
+            },
+        });
+    }
     let Arms {
         schema: schema_arms,
         name: name_arms,
@@ -334,7 +339,7 @@ fn impl_block(input: &Item, variants: &[Variant<'_>], rt: &TokenStream) -> Token
         impl #impl_generics #ident #ty_generics #where_clause {
             /// The layouts this enum decodes, in variant order: schema, metalayer name, fixed
             /// prefix, and what `decode` checks of an input for each.
-            pub const CANDIDATES: &'static [#rt::Candidate] = &[#(#candidates),*];
+            pub const CANDIDATES: &'static [#rt::Candidate] = &[#candidates];
 
             /// Decodes a metalayer stored under `name`. The bytes are checked against the
             /// probe of each layout stored under that name (its fixed prefix, and on to where
@@ -343,28 +348,28 @@ fn impl_block(input: &Item, variants: &[Variant<'_>], rt: &TokenStream) -> Token
             /// them. When none does, the error says what each layout expected where, or is
             /// the decoder error of the layout the bytes single out.
             pub fn decode(#name_param: &str, #input_param: #input_ty) -> ::core::result::Result<Self, #rt::DispatchError> {
-                #rt::dispatch(Self::CANDIDATES, #name_param, #input_param, &[#(#decoders),*])
+                #rt::dispatch(Self::CANDIDATES, #name_param, #input_param, &[#decoders])
             }
 
             /// The schema of the layout held.
             pub fn schema(&self) -> &'static str {
-                match self { #(#schema_arms,)* }
+                match self { #schema_arms }
             }
 
             /// The metalayer name the layout is stored under.
             pub fn metalayer(&self) -> &'static str {
-                match self { #(#name_arms,)* }
+                match self { #name_arms }
             }
 
             /// The length of the held value's encoding.
             pub fn encoded_len(&self) -> usize {
-                match self { #(#len_arms,)* }
+                match self { #len_arms }
             }
 
             /// Encodes the held value, in the layout of the variant that holds it, into the
             /// front of `buf`, and returns the number of bytes written.
             pub fn encode_into(&self, #buf_param: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
-                match self { #(#encode_arms,)* }
+                match self { #encode_arms }
             }
 
             #rt::__dispatch_encode!();

@@ -119,10 +119,10 @@ pub(crate) fn formula_fns(input: &Item, layout: &Layout, target: &Target<'_>) ->
     let length_text = length.to_string();
     let length_body = tokens(&length);
     let length_doc = format!("The encoded length: `{length_text}` bytes.{}", args.doc);
-    let mut fns = Vec::new();
+    let mut fns = TokenStream::new();
     for (i, (entry, offset)) in record.entries.iter().zip(&offsets).enumerate() {
         let Some(offset) = offset else { continue };
-        fns.push(offset_fn(entry, offset, &args));
+        fns.extend(offset_fn(entry, offset, &args));
         fns.extend(element_offset_fn(layout, record, i, &args));
     }
     quote! {
@@ -137,7 +137,7 @@ pub(crate) fn formula_fns(input: &Item, layout: &Layout, target: &Target<'_>) ->
                 #length_body
             }
 
-            #(#fns)*
+            #fns
         }
     }
 }

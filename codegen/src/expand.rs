@@ -83,7 +83,7 @@ pub(crate) fn expand(
         rt: rt.clone(),
         de,
         lifetimes: input.generics.lifetime_names(),
-        asserts: RefCell::new(Vec::new()),
+        asserts: RefCell::new(TokenStream::new()),
         record_count: RefCell::new(None),
         counts: RefCell::new(Vec::new()),
     };
@@ -99,7 +99,7 @@ pub(crate) fn expand(
         _ => metalayer_impls(input, layout, &pieces, &rt),
     };
     quote! {
-        #(#asserts)*
+        #asserts
         #body
     }
 }

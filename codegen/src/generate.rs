@@ -27,7 +27,7 @@ pub(crate) struct Gen<'a> {
     /// The struct's own lifetimes, which compile-time assertions replace with `'static`.
     pub lifetimes: Vec<String>,
     /// Compile-time assertions on field types, collected while generating.
-    pub asserts: RefCell<Vec<TokenStream>>,
+    pub asserts: RefCell<TokenStream>,
     /// The number of entries a record being measured has present, for its canonical header.
     pub record_count: RefCell<Option<TokenStream>>,
     /// The count entries of the record being generated, by entry index: the count's name and
@@ -68,6 +68,26 @@ fn usize_lit(v: usize) -> Literal {
 
 fn u64_lit(v: u64) -> Literal {
     Literal::u64_suffixed(v)
+}
+
+/// `0x91u8, 0x05u8,`: bytes as the items of an array expression.
+fn u8_list(bytes: &[u8]) -> TokenStream {
+    let mut list = TokenStream::new();
+    for &b in bytes {
+        let b = u8_lit(b);
+        list.extend(quote!(#b,));
+    }
+    list
+}
+
+/// An integer's named values as the items of an array expression.
+fn named_values(t: &IntType) -> TokenStream {
+    let mut list = TokenStream::new();
+    for (_, value) in &t.values {
+        let value = i128_lit(*value);
+        list.extend(quote!(#value,));
+    }
+    list
 }
 
 /// The Rust integer type of a fixed integer wire type's payload.
@@ -136,7 +156,7 @@ impl<'a> Gen<'a> {
         } else {
             with_static_lifetimes(condition, &self.lifetimes)
         };
-        self.asserts.borrow_mut().push(quote_spanned! {span=>
+        self.asserts.borrow_mut().extend(quote_spanned! {span=>
             const _: () = ::core::assert!(#condition, #message);
         });
     }
@@ -403,9 +423,8 @@ impl<'a> Gen<'a> {
         let named = if t.values.is_empty() {
             TokenStream::new()
         } else {
-            let values = t.values.iter().map(|(_, v)| i128_lit(*v));
-            let names = named_list(t);
-            quote!(#d.named(#at, #v, &[#(#values),*], #names, #path)?;)
+            let (values, names) = (named_values(t), named_list(t));
+            quote!(#d.named(#at, #v, &[#values], #names, #path)?;)
         };
         quote!(#range #named)
     }
@@ -701,12 +720,12 @@ impl<'a> Gen<'a> {
             }
             (Type::Float(w), Const::Float(_)) => {
                 let (marker, width, name) = (u8_lit(w.marker().unwrap_or_default()), w.width(), w.name());
-                let payload = const_payload(node, c).into_iter().map(u8_lit);
+                let payload = u8_list(&const_payload(node, c));
                 let bits = names::float_bits();
                 quote! {
                     let #at = #d.position();
                     let #bits = #d.int::<#width>(#marker, #name, #path)?;
-                    #d.constant_bytes(#at, &#bits, &[#(#payload),*], #path)?;
+                    #d.constant_bytes(#at, &#bits, &[#payload], #path)?;
                 }
             }
             (Type::Str(_) | Type::Bin(_), Const::Bytes(_)) => {
@@ -714,13 +733,13 @@ impl<'a> Gen<'a> {
                     return TokenStream::new();
                 };
                 let header = self.read_header(encoding, family, path);
-                let payload = const_payload(node, c).into_iter().map(u8_lit);
+                let payload = u8_list(&const_payload(node, c));
                 let (n, bytes) = (names::len(1), names::bytes());
                 quote! {
                     let #at = #d.position();
                     let #n = #header;
                     let #bytes = #d.bytes(#n, #path)?;
-                    #d.constant_bytes(#at, #bytes, &[#(#payload),*], #path)?;
+                    #d.constant_bytes(#at, #bytes, &[#payload], #path)?;
                 }
             }
             _ => TokenStream::new(),
@@ -766,12 +785,7 @@ impl<'a> Gen<'a> {
         let named = if t.values.is_empty() {
             TokenStream::new()
         } else {
-            let mut values = TokenStream::new();
-            for (_, value) in &t.values {
-                let value = i128_lit(*value);
-                values.extend(quote!(#value,));
-            }
-            let names = named_list(t);
+            let (values, names) = (named_values(t), named_list(t));
             quote! {
                 if ![#values].contains(&#v) {
                     #rt::check_named(#schema, #path, #v, &[#values], #names)?;
@@ -1114,8 +1128,12 @@ impl<'a> Gen<'a> {
 
     fn size_in(&self, size: &Size, root: &Root<'_, 'a>, scope: &[Binding<'a>], depth: usize) -> TokenStream {
         let fixed = usize_lit(size.fixed);
-        let terms = size.terms.iter().map(|t| self.term(t, root, scope, depth));
-        quote!((#fixed #(+ #terms)*))
+        let mut sum = quote!(#fixed);
+        for t in &size.terms {
+            let term = self.term(t, root, scope, depth);
+            sum.extend(quote!(+ #term));
+        }
+        quote!((#sum))
     }
 
     fn resolve(&self, place: &Place, root: &Root<'_, 'a>, scope: &[Binding<'a>]) -> Option<(TokenStream, &'a Node)> {
@@ -1355,9 +1373,9 @@ pub(crate) struct Slot<'f> {
 
 /// A record's statements as they are gathered, in entry order.
 struct RecordParts {
-    decode: Vec<TokenStream>,
-    check: Vec<TokenStream>,
-    write: Vec<TokenStream>,
+    decode: TokenStream,
+    check: TokenStream,
+    write: TokenStream,
 }
 
 /// A record's entries as bound to a struct's fields: one slot per entry (`None` for constants
@@ -1395,9 +1413,9 @@ impl Gen<'_> {
         *self.counts.borrow_mut() = counts;
         let (decode_header, write_header, check_optional) = self.record_header(record, fields);
         let mut parts = RecordParts {
-            decode: vec![decode_header],
-            check: vec![check_optional],
-            write: vec![write_header],
+            decode: decode_header,
+            check: check_optional,
+            write: write_header,
         };
         for (i, entry) in record.entries.iter().enumerate() {
             match &entry.role {
@@ -1409,11 +1427,10 @@ impl Gen<'_> {
                 Role::Count { of } => self.count_entry(record, i, of, fields, &mut parts),
             }
         }
-        let RecordParts { decode, check, write } = parts;
         RecordCode {
-            decode: quote!(#(#decode)*),
-            check: quote!(#(#check)*),
-            write: quote!(#(#write)*),
+            decode: parts.decode,
+            check: parts.check,
+            write: parts.write,
         }
     }
 
@@ -1432,8 +1449,8 @@ impl Gen<'_> {
         KeyCode {
             decode: key.map(|k| quote!(#d.key(#k, #path)?;)),
             write: key.map(|k| {
-                let bytes = key_bytes(k).into_iter().map(u8_lit);
-                quote!(#e.bytes(&[#(#bytes),*]);)
+                let bytes = u8_list(&key_bytes(k));
+                quote!(#e.bytes(&[#bytes]);)
             }),
         }
     }
@@ -1456,7 +1473,7 @@ impl Gen<'_> {
                 )
             }
             Encoding::Fixed(w) if required == total => {
-                let bytes = header_bytes(w, total).into_iter().map(u8_lit);
+                let bytes = u8_list(&header_bytes(w, total));
                 let read = self.read_header(record.header, record.form, &container_path);
                 let (at, entries, t) = (names::at(0), names::entries(), usize_lit(total));
                 (
@@ -1465,7 +1482,7 @@ impl Gen<'_> {
                         let #entries = #read;
                         #d.entries(#at, #entries, #t, #t, #container_path)?;
                     },
-                    quote!(#e.bytes(&[#(#bytes),*]);),
+                    quote!(#e.bytes(&[#bytes]);),
                     TokenStream::new(),
                 )
             }
@@ -1492,25 +1509,26 @@ impl Gen<'_> {
         let write = self.write_header(header, record.form, &quote!(#r + #present));
         let (gaps, present_terms) = self.optional_presence(record, fields);
         let absent = names::absent();
-        let together = record.together().map(|(i, j)| {
+        let mut together = TokenStream::new();
+        for (i, j) in record.together() {
             let (first, last) = (record.entries[i].name.as_str(), record.entries[j].name.as_str());
             let (i, j) = (usize_lit(i), usize_lit(j));
-            quote!(#d.together(#at, #entries, (#i, #first), (#j, #last), #container_path)?;)
-        });
+            together.extend(quote!(#d.together(#at, #entries, (#i, #first), (#j, #last), #container_path)?;));
+        }
         (
             quote! {
                 let #at = #d.position();
                 let #entries = #read;
                 #d.entries(#at, #entries, #r, #t, #container_path)?;
-                #(#together)*
+                #together
             },
             quote! {
-                let #present: usize = 0 #(+ #present_terms)*;
+                let #present: usize = 0 #present_terms;
                 #write
             },
             quote! {
                 let mut #absent: ::core::option::Option<&'static str> = ::core::option::Option::None;
-                #(#gaps)*
+                #gaps
                 let _ = #absent;
             },
         )
@@ -1518,11 +1536,10 @@ impl Gen<'_> {
 
     /// Per optional entry bound to a field: the statements checking that no optional entry
     /// before it is absent when it is present, and the term counting it when present.
-    fn optional_presence(&self, record: &Record, fields: Fields<'_, '_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    fn optional_presence(&self, record: &Record, fields: Fields<'_, '_>) -> (TokenStream, TokenStream) {
         let rt = &self.rt;
         let (schema, absent, is) = (names::schema(), names::absent(), names::is_present());
-        let mut gaps = Vec::new();
-        let mut present_terms = Vec::new();
+        let (mut gaps, mut present_terms) = (TokenStream::new(), TokenStream::new());
         let mut absent_before: Option<&str> = None;
         for (i, entry) in record.entries.iter().enumerate().skip(record.required) {
             let Some(slot) = &fields.slots[i] else { continue };
@@ -1533,7 +1550,7 @@ impl Gen<'_> {
                 None => quote!(::core::option::Option::None),
                 Some(_) => quote!(#absent),
             };
-            gaps.push(quote! {
+            gaps.extend(quote! {
                 let #is = #rt::OptionField::get(&#p).is_some();
                 #rt::check_optional(#schema, #path, #is, #gap)?;
                 if !#is && #absent.is_none() { #absent = ::core::option::Option::Some(#name); }
@@ -1543,7 +1560,7 @@ impl Gen<'_> {
             {
                 let first_p = (fields.place)(first_slot.ident);
                 let first_name = record.entries[first].name.as_str();
-                gaps.push(quote! {
+                gaps.extend(quote! {
                     #rt::check_together(
                         #schema,
                         #path,
@@ -1552,7 +1569,7 @@ impl Gen<'_> {
                     )?;
                 });
             }
-            present_terms.push(quote!(usize::from(#rt::OptionField::get(&#p).is_some())));
+            present_terms.extend(quote!(+ usize::from(#rt::OptionField::get(&#p).is_some())));
             absent_before = Some(name);
         }
         (gaps, present_terms)
@@ -1589,13 +1606,13 @@ impl Gen<'_> {
         let count_ref = Self::count_ref(record, i);
         let (ty, var) = (slot.ty, names::field(name));
         let value = self.decode(&entry.node, ty, &path, 1, count_ref.as_ref(), Some(name));
-        parts.decode.push(quote! {
+        parts.decode.extend(quote! {
             #decode_key
             let #var: #ty = #value;
         });
-        parts.check.push(self.check(&entry.node, &p, &path, 1, Some(name)));
+        parts.check.extend(self.check(&entry.node, &p, &path, 1, Some(name)));
         let w = self.write(&entry.node, &p, 1);
-        parts.write.push(quote!(#write_key #w));
+        parts.write.extend(quote!(#write_key #w));
     }
 
     /// Optional entry `i` of `record`, bound to `slot` at place `p`: decoded when the header
@@ -1619,7 +1636,7 @@ impl Gen<'_> {
         let inner = quote!(<#ty as #rt::OptionField>::Inner);
         let value = self.decode(&entry.node, &inner, &path, 1, count_ref.as_ref(), Some(name));
         let idx = usize_lit(i);
-        parts.decode.push(quote! {
+        parts.decode.extend(quote! {
             let #var: #ty = if #entries > #idx {
                 #decode_key
                 <#ty as #rt::OptionField>::some(#value)
@@ -1630,12 +1647,12 @@ impl Gen<'_> {
         let o = names::present(0);
         let inner_check = self.check(&entry.node, &quote!((*#o)), &path, 1, Some(name));
         let inner_write = self.write(&entry.node, &quote!((*#o)), 1);
-        parts.check.push(quote! {
+        parts.check.extend(quote! {
             if let ::core::option::Option::Some(#o) = #rt::OptionField::get(&#p) {
                 #inner_check
             }
         });
-        parts.write.push(quote! {
+        parts.write.extend(quote! {
             if let ::core::option::Option::Some(#o) = #rt::OptionField::get(&#p) {
                 #write_key
                 #inner_write
@@ -1651,9 +1668,9 @@ impl Gen<'_> {
         let key = self.entry_key(record, i);
         let (decode_key, write_key) = (key.decode, key.write);
         let value = self.decode_const(&entry.node, c, &self.entry_path(&entry.name));
-        parts.decode.push(quote!(#decode_key #value));
-        let bytes = const_bytes(&entry.node, c).into_iter().map(u8_lit);
-        parts.write.push(quote!(#write_key #e.bytes(&[#(#bytes),*]);));
+        parts.decode.extend(quote!(#decode_key #value));
+        let bytes = u8_list(&const_bytes(&entry.node, c));
+        parts.write.extend(quote!(#write_key #e.bytes(&[#bytes]);));
     }
 
     /// Count entry `i` of `record`, counting the entries `of`: decoded into its variable (which
@@ -1669,10 +1686,10 @@ impl Gen<'_> {
             ..t.clone()
         };
         let read = self.count_decode(t, &clamped, &entry.name);
-        parts.decode.push(quote!(#decode_key #read));
+        parts.decode.extend(quote!(#decode_key #read));
         let len = self.count_checks(record, i, of, &clamped, fields, &mut parts.check);
         let w = self.count_write(t.encoding, &len);
-        parts.write.push(quote!(#write_key #w));
+        parts.write.extend(quote!(#write_key #w));
     }
 
     /// Statements reading count entry `name` (of type `t`, read as `clamped`, not negative) into
@@ -1709,7 +1726,7 @@ impl Gen<'_> {
         of: &[usize],
         clamped: &IntType,
         fields: Fields<'_, '_>,
-        check: &mut Vec<TokenStream>,
+        check: &mut TokenStream,
     ) -> TokenStream {
         let rt = &self.rt;
         let schema = names::schema();
@@ -1727,13 +1744,13 @@ impl Gen<'_> {
             let len = quote!(#rt::ArrayField::elements(&#p).len());
             match &first {
                 None => {
-                    check.push(quote! {
+                    check.extend(quote! {
                         let #var = #len;
                         #rt::check_count(#schema, #name, &#aname, #var, #lo, #hi)?;
                     });
                     first = Some((aname, len));
                 }
-                Some((reference, _)) => check.push(quote! {
+                Some((reference, _)) => check.extend(quote! {
                     #rt::check_same_len(#schema, #name, #reference, #var, &#aname, #len)?;
                 }),
             }

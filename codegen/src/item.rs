@@ -188,21 +188,29 @@ pub(crate) struct GenericParam {
     name: TokenStream,
 }
 
+/// A generic parameter's attributes, as written.
+fn outer_attrs(attrs: &[syn::Attribute]) -> TokenStream {
+    let mut tokens = TokenStream::new();
+    for attr in attrs {
+        attr.to_tokens(&mut tokens);
+    }
+    tokens
+}
+
 impl GenericParam {
     fn new(param: &syn::GenericParam) -> Self {
         let (kind, declared, name) = match param {
             syn::GenericParam::Lifetime(l) => (ParamKind::Lifetime, l.to_token_stream(), l.lifetime.to_token_stream()),
             syn::GenericParam::Type(t) => {
-                let (attrs, ident, colon, bounds) = (&t.attrs, &t.ident, &t.colon_token, &t.bounds);
-                (
-                    ParamKind::Type,
-                    quote!(#(#attrs)* #ident #colon #bounds),
-                    ident.to_token_stream(),
-                )
+                let (ident, colon, bounds) = (&t.ident, &t.colon_token, &t.bounds);
+                let mut declared = outer_attrs(&t.attrs);
+                declared.extend(quote!(#ident #colon #bounds));
+                (ParamKind::Type, declared, ident.to_token_stream())
             }
             syn::GenericParam::Const(c) => {
-                let (attrs, keyword, ident, colon, ty) = (&c.attrs, &c.const_token, &c.ident, &c.colon_token, &c.ty);
-                let declared = quote!(#(#attrs)* #keyword #ident #colon #ty);
+                let (keyword, ident, colon, ty) = (&c.const_token, &c.ident, &c.colon_token, &c.ty);
+                let mut declared = outer_attrs(&c.attrs);
+                declared.extend(quote!(#keyword #ident #colon #ty));
                 (ParamKind::Const, declared, ident.to_token_stream())
             }
         };
@@ -255,9 +263,16 @@ impl Generics {
         if self.params.is_empty() {
             return (TokenStream::new(), TokenStream::new(), where_clause);
         }
-        let declared = self.params.iter().map(|p| &p.declared);
-        let names = self.params.iter().map(|p| &p.name);
-        (quote!(<#(#declared),*>), quote!(<#(#names),*>), where_clause)
+        let (mut declared, mut names) = (TokenStream::new(), TokenStream::new());
+        for (i, p) in self.params.iter().enumerate() {
+            if i > 0 {
+                declared.extend(quote!(,));
+                names.extend(quote!(,));
+            }
+            declared.extend(p.declared.clone());
+            names.extend(p.name.clone());
+        }
+        (quote!(<#declared>), quote!(<#names>), where_clause)
     }
 }
 

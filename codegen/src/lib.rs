@@ -177,10 +177,12 @@ fn target<'l>(layout: &'l Layout, record_type: Option<&LitStr>) -> Result<Target
 }
 
 fn with_errors(input: &Item, errors: &[Error], fallback: Option<TokenStream>) -> TokenStream {
-    let errors = errors.iter().map(Error::to_compile_error);
+    let mut out = quote!(#input);
+    for e in errors {
+        out.extend(e.to_compile_error());
+    }
     quote! {
-        #input
-        #(#errors)*
+        #out
         const _: () = {
             #fallback
         };
