@@ -88,7 +88,11 @@ fn string_lit(lit: &proc_macro2::Literal) -> Option<LitStr> {
 }
 
 fn key_text(tokens: &[TokenTree]) -> String {
-    tokens.iter().map(ToString::to_string).collect()
+    let mut text = String::new();
+    for t in tokens {
+        text.push_str(&t.to_string());
+    }
+    text
 }
 
 fn is_punct(token: &TokenTree, c: char) -> bool {

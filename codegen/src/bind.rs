@@ -239,7 +239,9 @@ fn camel(name: &str) -> String {
     for part in name.split('_') {
         let mut chars = part.chars();
         if let Some(first) = chars.next() {
-            camel.extend(first.to_uppercase());
+            for c in first.to_uppercase() {
+                camel.push(c);
+            }
             camel.push_str(chars.as_str());
         }
     }

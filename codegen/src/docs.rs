@@ -123,7 +123,9 @@ pub(crate) fn formula_fns(input: &Item, layout: &Layout, target: &Target<'_>) ->
     for (i, (entry, offset)) in record.entries.iter().zip(&offsets).enumerate() {
         let Some(offset) = offset else { continue };
         fns.extend(offset_fn(entry, offset, &args));
-        fns.extend(element_offset_fn(layout, record, i, &args));
+        if let Some(element_fn) = element_offset_fn(layout, record, i, &args) {
+            fns.extend(element_fn);
+        }
     }
     quote! {
         impl #impl_generics #ident #ty_generics #where_clause {

@@ -27,7 +27,7 @@ impl Error {
 
     /// An error pointing at the range from the first to the last of `tokens` (the call site
     /// when there are none).
-    pub(crate) fn spanned<'a>(tokens: impl IntoIterator<Item = &'a TokenTree>, message: impl Into<String>) -> Self {
+    pub(crate) fn spanned(tokens: &[TokenTree], message: impl Into<String>) -> Self {
         let (start, end) = span_range(tokens);
         Error {
             start,
@@ -68,20 +68,16 @@ impl Error {
 }
 
 /// The spans of the first and the last of `tokens`; the call site for none.
-pub(crate) fn span_range<'a>(tokens: impl IntoIterator<Item = &'a TokenTree>) -> (Span, Span) {
-    let mut tokens = tokens.into_iter();
-    match tokens.next() {
-        None => (Span::call_site(), Span::call_site()),
-        Some(first) => {
-            let last = tokens.last().unwrap_or(first);
-            (first.span(), last.span())
-        }
+pub(crate) fn span_range(tokens: &[TokenTree]) -> (Span, Span) {
+    match (tokens.first(), tokens.last()) {
+        (Some(first), Some(last)) => (first.span(), last.span()),
+        _ => (Span::call_site(), Span::call_site()),
     }
 }
 
 /// One span for `tokens`: the joined range where the compiler can join spans, else the first
 /// token's span.
-pub(crate) fn joined_span<'a>(tokens: impl IntoIterator<Item = &'a TokenTree>) -> Span {
+pub(crate) fn joined_span(tokens: &[TokenTree]) -> Span {
     let (start, end) = span_range(tokens);
     start.join(end).unwrap_or(start)
 }
