@@ -180,8 +180,11 @@ pub const FRAME: &[Builtin] = &[
 /// assert_eq!(names.last(), Some(&"frame_trailer_v1"));
 /// ```
 pub fn builtins() -> impl Iterator<Item = &'static Builtin> {
-    BUILTINS.iter().chain(PYTHON_BLOSC2).chain(FRAME)
+    SETS.into_iter().flatten()
 }
+
+/// The built-in schemas, set by set, in the order [`builtins`] lists them.
+pub(crate) const SETS: [&[Builtin]; 3] = [BUILTINS, PYTHON_BLOSC2, FRAME];
 
 /// The built-in schema of that name, from [`BUILTINS`], [`PYTHON_BLOSC2`] or [`FRAME`].
 ///
@@ -191,7 +194,14 @@ pub fn builtins() -> impl Iterator<Item = &'static Builtin> {
 /// assert!(metalayer_layout::builtin("b2nd_v9").is_none());
 /// ```
 pub fn builtin(name: &str) -> Option<&'static Builtin> {
-    builtins().find(|b| b.name == name)
+    for set in SETS {
+        for b in set {
+            if b.name == name {
+                return Some(b);
+            }
+        }
+    }
+    None
 }
 
 /// The checked layout of a built-in schema.

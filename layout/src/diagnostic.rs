@@ -196,10 +196,14 @@ impl Diagnostics {
     /// assert_eq!(errors.to_string(), "schema x, line 2, column 1: unknown key `b`");
     /// ```
     pub fn new(schema: &str, text: &str, diagnostics: Vec<Diagnostic>) -> Self {
-        let positions = diagnostics
-            .iter()
-            .map(|d| d.line_column(d.origin.as_ref().map_or(text, |o| o.text.as_str())))
-            .collect();
+        let mut positions = Vec::with_capacity(diagnostics.len());
+        for d in &diagnostics {
+            let in_text = match &d.origin {
+                Some(o) => o.text.as_str(),
+                None => text,
+            };
+            positions.push(d.line_column(in_text));
+        }
         Diagnostics {
             schema: schema.to_string(),
             diagnostics,

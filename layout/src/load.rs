@@ -21,7 +21,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::builtin::{Builtin, builtin, builtins};
+use crate::builtin::{Builtin, SETS, builtin};
 use crate::diagnostic::{Diagnostic, Diagnostics, Origin};
 use crate::model::{Layout, SchemaFile};
 
@@ -176,7 +176,16 @@ impl std::error::Error for LoadError {}
 
 /// The names of the built-in schemas, joined with commas.
 fn builtin_names() -> String {
-    builtins().map(|b| b.name).collect::<Vec<_>>().join(", ")
+    let mut names = String::new();
+    for set in SETS {
+        for b in set {
+            if !names.is_empty() {
+                names.push_str(", ");
+            }
+            names.push_str(b.name);
+        }
+    }
+    names
 }
 
 /// `names` joined with commas, or `none`.
@@ -335,10 +344,13 @@ impl Loader {
             return Vec::new();
         };
         let files = Loader::schema_files(&self.real(dir)).unwrap_or_default();
-        files
-            .iter()
-            .filter_map(|f| f.file_stem()?.to_str().map(str::to_string))
-            .collect()
+        let mut names = Vec::with_capacity(files.len());
+        for f in &files {
+            if let Some(name) = f.file_stem().and_then(|stem| stem.to_str()) {
+                names.push(name.to_string());
+            }
+        }
+        names
     }
 
     /// Where the schema a command-line argument names is: the built-in of that name, or else

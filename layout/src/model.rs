@@ -470,14 +470,11 @@ fn record_min_size(r: &Record, layout: &Layout) -> usize {
         Encoding::Fixed(w) => w.header_size(),
         Encoding::Canonical { .. } => 1,
     };
-    header
-        + r.entries[..r.required]
-            .iter()
-            .map(|e| {
-                let key = e.key.as_deref().map_or(0, metalayer_runtime::key_size);
-                key + e.node.min_size(layout)
-            })
-            .sum::<usize>()
+    let mut size = header;
+    for e in &r.entries[..r.required] {
+        size += e.key.as_deref().map_or(0, metalayer_runtime::key_size) + e.node.min_size(layout);
+    }
+    size
 }
 
 /// A named record type: a sub-layout written once and used wherever the schema names it.

@@ -70,7 +70,13 @@ fn convert(text: &str, mut value: Value<'_>) -> Sp<Val> {
         ValueInner::Integer(i) => Val::Int(i128::from(i)),
         ValueInner::Float(f) => Val::Float(f),
         ValueInner::Boolean(b) => Val::Bool(b),
-        ValueInner::Array(items) => Val::Array(items.into_iter().map(|v| convert(text, v)).collect()),
+        ValueInner::Array(items) => {
+            let mut values = Vec::with_capacity(items.len());
+            for item in items {
+                values.push(convert(text, item));
+            }
+            Val::Array(values)
+        }
         ValueInner::Table(t) => Val::Table(table(text, t)),
     };
     Sp { value, span }

@@ -469,7 +469,12 @@ pub fn probes(layouts: &[&Layout]) -> Vec<Vec<Probe>> {
     loop {
         walk.stop_unfollowed();
         walk.stop_parted();
-        let walking: Vec<usize> = (0..layouts.len()).filter(|&k| walk.live[k]).collect();
+        let mut walking = Vec::new();
+        for k in 0..layouts.len() {
+            if walk.live[k] {
+                walking.push(k);
+            }
+        }
         if walking.is_empty() {
             break;
         }
@@ -509,15 +514,17 @@ struct Walk<'a> {
 
 impl<'a> Walk<'a> {
     fn new(layouts: &'a [&'a Layout]) -> Self {
-        let steps: Vec<Vec<Step<'a>>> = layouts.iter().map(|l| steps(l)).collect();
-        let fixed = steps
-            .iter()
-            .map(|s| match s.iter().position(|s| !matches!(s.token, Token::Byte(_))) {
+        let (mut all, mut fixed) = (Vec::with_capacity(layouts.len()), Vec::with_capacity(layouts.len()));
+        for l in layouts {
+            let s = steps(l);
+            fixed.push(match s.iter().position(|s| !matches!(s.token, Token::Byte(_))) {
                 Some(i) if matches!(s[i].token, Token::Value(..)) => i + 1,
                 Some(i) => i,
                 None => s.len(),
-            })
-            .collect();
+            });
+            all.push(s);
+        }
+        let steps = all;
         let n = layouts.len();
         Walk {
             layouts,
@@ -548,12 +555,11 @@ impl<'a> Walk<'a> {
     /// goes on.
     fn stop_parted(&mut self) {
         let n = self.layouts.len();
-        let needed: Vec<bool> = (0..n)
-            .map(|k| {
-                self.live[k]
-                    && (self.pos[k] < self.fixed[k] || (0..n).any(|j| j != k && self.live[j] && !self.parted[k][j]))
-            })
-            .collect();
+        let mut needed = Vec::with_capacity(n);
+        for k in 0..n {
+            let parted_from_all = (0..n).all(|j| j == k || !self.live[j] || self.parted[k][j]);
+            needed.push(self.live[k] && (self.pos[k] < self.fixed[k] || !parted_from_all));
+        }
         self.live = needed;
     }
 
@@ -562,7 +568,10 @@ impl<'a> Walk<'a> {
     fn step(&mut self, walking: &[usize]) -> Vec<Option<ByteSet>> {
         // Whether every layout that has not ended stands at a whole value, and whether one of
         // them stands at a value whose bytes depend on it: then each passes over one value.
-        let tokens: Vec<Option<&Step<'_>>> = walking.iter().map(|&k| self.steps[k].get(self.pos[k])).collect();
+        let mut tokens: Vec<Option<&Step<'_>>> = Vec::with_capacity(walking.len());
+        for &k in walking {
+            tokens.push(self.steps[k].get(self.pos[k]));
+        }
         let any_value = tokens.iter().flatten().any(|s| matches!(s.token, Token::Value(..)));
         let whole = tokens.iter().flatten().all(|s| s.unit > 0);
         let mut sets: Vec<Option<ByteSet>> = Vec::with_capacity(walking.len());
@@ -932,16 +941,20 @@ fn first_bytes(layout: &Layout, node: &Node, role: &Role, depth: usize) -> ByteS
 /// The integers `w` is the smallest encoding of, as the runtime's `Wire::smallest_int` chooses:
 /// an interval, whose ends are ends of the integer wire types' own ranges, or next to one.
 fn canonical_range(w: Wire) -> Option<(i128, i128)> {
-    Family::Int
-        .wires()
-        .iter()
-        .filter_map(|x| x.int_range())
-        .flat_map(|(lo, hi)| [lo - 1, lo, hi, hi + 1])
-        .filter(|&v| Wire::smallest_int(v) == Some(w))
-        .fold(None, |range, v| match range {
-            None => Some((v, v)),
-            Some((lo, hi)) => Some((v.min(lo), v.max(hi))),
-        })
+    let mut range: Option<(i128, i128)> = None;
+    for x in Family::Int.wires() {
+        let Some((lo, hi)) = x.int_range() else { continue };
+        for v in [lo - 1, lo, hi, hi + 1] {
+            if Wire::smallest_int(v) != Some(w) {
+                continue;
+            }
+            range = Some(match range {
+                None => (v, v),
+                Some((lo, hi)) => (v.min(lo), v.max(hi)),
+            });
+        }
+    }
+    range
 }
 
 fn int_first_bytes(encoding: Encoding, min: i128, max: i128) -> ByteSet {
@@ -1023,7 +1036,10 @@ fn same(la: &Layout, a: &Node, lb: &Layout, b: &Node, depth: usize) -> bool {
         (Type::Nil, Type::Nil) | (Type::Bool, Type::Bool) => true,
         (Type::Int(x), Type::Int(y)) => {
             let values = |t: &crate::model::IntType| {
-                let mut v: Vec<i128> = t.values.iter().map(|(_, v)| *v).collect();
+                let mut v = Vec::with_capacity(t.values.len());
+                for (_, value) in &t.values {
+                    v.push(*value);
+                }
                 crate::order::sort_by_key(&mut v, &|&v| v);
                 v
             };

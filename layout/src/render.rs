@@ -484,10 +484,7 @@ fn formula_notes(layout: &Layout, record: &Record, length: &Size) -> Vec<String>
         )),
         _ => {}
     }
-    let optional: Vec<String> = record.entries[record.required.min(record.entries.len())..]
-        .iter()
-        .map(|e| format!("`{}`", e.name))
-        .collect();
+    let optional = quoted_names(&record.entries[record.required.min(record.entries.len())..]);
     if !optional.is_empty() {
         notes.push(format!(
             "Optional entries ({}) are written only when present; the header counts the entries written.{}",
@@ -663,7 +660,10 @@ fn draw_rows(groups: Vec<Vec<Cell>>, container: bool, out: &mut String) {
     let mut rows: Vec<Vec<Cell>> = vec![Vec::new()];
     let mut width = 1;
     for group in groups {
-        let w: usize = group.iter().map(|c| c.width() + 1).sum();
+        let mut w = 0;
+        for c in &group {
+            w += c.width() + 1;
+        }
         if rows.last().is_some_and(|r| !r.is_empty()) && width + w > MAX_ROW {
             rows.push(Vec::new());
             width = 1;
@@ -717,6 +717,27 @@ fn bytes_wire(enc: Encoding, family: Family, role: Option<&Role>, len: Option<us
 }
 
 /// msgpack's name of an integer wire type in annotations.
+/// Each entry's name in backquotes.
+fn quoted_names(entries: &[Entry]) -> Vec<String> {
+    let mut names = Vec::with_capacity(entries.len());
+    for e in entries {
+        names.push(format!("`{}`", e.name));
+    }
+    names
+}
+
+/// The names of `wires`, separated by commas.
+pub(crate) fn wire_list(wires: &[Wire]) -> String {
+    let mut list = String::new();
+    for w in wires {
+        if !list.is_empty() {
+            list.push_str(", ");
+        }
+        list.push_str(w.name());
+    }
+    list
+}
+
 fn int_wire_name(w: Wire) -> &'static str {
     match w {
         Wire::PosFixInt => "positive fixint",
@@ -797,11 +818,12 @@ impl<'a> Slot<'a> {
             };
         }
         if let (Role::Count { of }, Some(record)) = (&entry.role, self.record) {
-            let names: Vec<&str> = of
-                .iter()
-                .filter_map(|&a| record.entries.get(a))
-                .map(|e| e.name.as_str())
-                .collect();
+            let mut names = Vec::new();
+            for &a in of {
+                if let Some(e) = record.entries.get(a) {
+                    names.push(e.name.as_str());
+                }
+            }
             if !names.is_empty() {
                 return format!(" for the length of {}", names.join(", "));
             }
@@ -855,8 +877,14 @@ fn int_range(t: &IntType, role: Option<&Role>) -> String {
     }
     let mut values = t.values.clone();
     crate::order::sort_by_key(&mut values, &|&(_, v)| v);
-    let named: Vec<String> = values.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-    format!("{range}: {}", named.join(", "))
+    let mut text = format!("{range}: ");
+    for (k, (n, v)) in values.iter().enumerate() {
+        if k > 0 {
+            text.push_str(", ");
+        }
+        text.push_str(&format!("{n} = {v}"));
+    }
+    text
 }
 
 fn const_text(c: &Const) -> String {
@@ -899,11 +927,10 @@ fn header_note(slot: &Slot<'_>, family: Family, header: Encoding, count: &Count)
         (Encoding::Fixed(w), _) if w.marker().is_none() => format!("{} with X={symbol} {unit}", w.name()),
         (Encoding::Fixed(w), _) => format!("{} with {symbol} {unit}", w.name()),
         (Encoding::Canonical { .. }, _) => {
-            let names: Vec<&str> = family.wires().iter().map(|w| w.name()).collect();
             format!(
                 "{} header with {symbol} {unit}: the smallest of {}",
                 family.name(),
-                names.join(", ")
+                wire_list(family.wires())
             )
         }
     };
@@ -1220,11 +1247,10 @@ fn bytes_cells(
             }
         }
         None => {
-            let names: Vec<&str> = family.wires().iter().map(|w| w.name()).collect();
             let what = format!(
                 "{} with the smallest header for its length: {}",
                 family.name(),
-                names.join(", ")
+                wire_list(family.wires())
             );
             if detailed {
                 cells.push(Cell::span(format!("{name}_header")).noted(note(slot, &what, None)));
@@ -1258,15 +1284,15 @@ fn scalar_element(node: &Node) -> Option<(Wire, String)> {
 
 fn indent(text: &str, by: usize) -> String {
     let pad = " ".repeat(by);
-    text.lines()
-        .map(|l| {
-            if l.is_empty() {
-                "\n".to_string()
-            } else {
-                format!("{pad}{l}\n")
-            }
-        })
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    for l in text.lines() {
+        if !l.is_empty() {
+            out.push_str(&pad);
+            out.push_str(l);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// The block of an array's or map's elements, and the blocks of their own parts, indented.
@@ -1531,10 +1557,7 @@ fn record_body(layout: &Layout, record: &Record, out: &mut String) {
     top_row_blocks(layout, record, top_end, detailed, out);
     final_section(layout, record, top_end, out);
 
-    let optional: Vec<String> = entries[record.required.min(entries.len())..]
-        .iter()
-        .map(|e| format!("`{}`", e.name))
-        .collect();
+    let optional = quoted_names(&entries[record.required.min(entries.len())..]);
     if !optional.is_empty() {
         out.push_str(&format!(
             "\nOptional entries: {}. Each is written only when present, and only after the ones before it; the header counts the entries written.{}\n",
@@ -1547,15 +1570,14 @@ fn record_body(layout: &Layout, record: &Record, out: &mut String) {
 /// ` `a` and `b` go together: both are present or both absent.`, per pair of optional entries
 /// that go together (`together_with`); empty when there are none.
 fn together_note(record: &Record) -> String {
-    record
-        .together()
-        .map(|(i, j)| {
-            format!(
-                " `{}` and `{}` go together: both are present or both absent.",
-                record.entries[i].name, record.entries[j].name
-            )
-        })
-        .collect()
+    let mut note = String::new();
+    for (i, j) in record.together() {
+        note.push_str(&format!(
+            " `{}` and `{}` go together: both are present or both absent.",
+            record.entries[i].name, record.entries[j].name
+        ));
+    }
+    note
 }
 
 /// A block per array, map and (unless the row is `detailed`) string of the top row, the
@@ -1588,7 +1610,7 @@ fn final_section(layout: &Layout, record: &Record, start: usize, out: &mut Strin
         return;
     }
     out.push('\n');
-    let names: Vec<String> = tail.iter().map(|e| format!("`{}`", e.name)).collect();
+    let names = quoted_names(tail);
     let names = match names.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         _ => names.join(""),
@@ -1601,13 +1623,12 @@ fn final_section(layout: &Layout, record: &Record, start: usize, out: &mut Strin
         out.push_str(&format!("- {} ({}{optional}){doc}\n", e.name, e.wire_name(layout)));
     }
     out.push('\n');
-    let groups = (start..record.entries.len())
-        .map(|i| {
-            let mut cells = Vec::new();
-            entry_cells(layout, record, i, true, &mut cells);
-            cells
-        })
-        .collect();
+    let mut groups = Vec::new();
+    for i in start..record.entries.len() {
+        let mut cells = Vec::new();
+        entry_cells(layout, record, i, true, &mut cells);
+        groups.push(cells);
+    }
     draw_rows(groups, false, out);
 }
 

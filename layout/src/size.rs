@@ -626,9 +626,12 @@ pub fn const_size(node: &Node, c: &Const) -> Option<usize> {
 /// The sizes a canonical integer of this type can take: the least and the greatest.
 fn int_sizes(t: &IntType) -> (usize, usize) {
     if !t.values.is_empty() {
-        let sizes = t.values.iter().map(|&(_, v)| Wire::smallest_int_size(v));
-        let lo = sizes.clone().min().unwrap_or(1);
-        return (lo, sizes.max().unwrap_or(1));
+        let (mut lo, mut hi) = (usize::MAX, 0);
+        for &(_, v) in &t.values {
+            let size = Wire::smallest_int_size(v);
+            (lo, hi) = (lo.min(size), hi.max(size));
+        }
+        return (lo, hi);
     }
     let (a, b) = (Wire::smallest_int_size(t.min), Wire::smallest_int_size(t.max));
     // Sizes grow away from zero on both sides.
@@ -638,11 +641,18 @@ fn int_sizes(t: &IntType) -> (usize, usize) {
 
 /// The record of the layout that holds `node` as one of its entries, by address.
 fn holder<'l>(layout: &'l Layout, node: &Node) -> Option<&'l Record> {
-    layout
-        .root_record()
-        .into_iter()
-        .chain(layout.types.iter().map(|t| &t.record))
-        .find(|r| r.entries.iter().any(|e| core::ptr::eq(&e.node, node)))
+    let holds = |r: &Record| r.entries.iter().any(|e| core::ptr::eq(&e.node, node));
+    if let Some(root) = layout.root_record()
+        && holds(root)
+    {
+        return Some(root);
+    }
+    for t in &layout.types {
+        if holds(&t.record) {
+            return Some(&t.record);
+        }
+    }
+    None
 }
 
 struct Cx<'l> {

@@ -57,7 +57,9 @@ pub(super) fn gather(cx: &mut Ctx<'_, '_>, gathered: &mut Gathered, index: usize
         refs.push((base, Reference::Extend));
     }
     if let Some(includes) = cx.strings(file, &schema, "include") {
-        refs.extend(includes.value.into_iter().map(|r| (r, Reference::Include)));
+        for r in includes.value {
+            refs.push((r, Reference::Include));
+        }
     }
     for (reference, how) in refs {
         let Some(source) = check_file_loads(cx, file, &reference, how) else {
@@ -127,7 +129,10 @@ fn check_no_file_cycle(
     if !cx.stack.iter().any(|&f| cx.files[f].is_same_file(source)) {
         return true;
     }
-    let chain: Vec<&str> = cx.stack.iter().map(|&f| label(&cx.files[f], f)).collect();
+    let mut chain = Vec::with_capacity(cx.stack.len());
+    for &f in &cx.stack {
+        chain.push(label(&cx.files[f], f));
+    }
     let message = format!(
         "{} cycle: {} -> {} again",
         how.verb(),

@@ -109,13 +109,18 @@ fn hex(v: i128) -> String {
 
 /// The wire type names a node can state, for the message about one it cannot.
 fn wire_names() -> String {
-    let mut names: Vec<&str> = Wire::ALL.iter().map(|w| w.name()).collect();
+    let mut names = Vec::new();
+    for w in Wire::ALL {
+        names.push(w.name());
+    }
     for f in Family::ALL {
         if !names.contains(&f.name()) && f != Family::Float {
             names.push(f.name());
         }
     }
-    names.extend(crate::model::ExtType::TIMESTAMP_WIRES.iter().map(|(n, _)| *n));
+    for (name, _) in crate::model::ExtType::TIMESTAMP_WIRES {
+        names.push(name);
+    }
     names.join(", ")
 }
 
@@ -312,17 +317,17 @@ impl Ctx<'_, '_> {
             self.error(file, v.span.clone(), msg);
             return Vec::new();
         };
-        items
-            .iter()
-            .filter_map(|item| match &item.value {
-                Val::Table(t) => Some((t, item.span.clone())),
+        let mut tables = Vec::with_capacity(items.len());
+        for item in items {
+            match &item.value {
+                Val::Table(t) => tables.push((t, item.span.clone())),
                 other => {
                     let msg = format!("expected a table ([[{key}]]), found {}", other.kind());
                     self.error(file, item.span.clone(), msg);
-                    None
                 }
-            })
-            .collect()
+            }
+        }
+        tables
     }
 }
 

@@ -417,11 +417,10 @@ fn check_node_keys_apply(cx: &mut Ctx<'_, '_>, file: usize, t: &Table, wire: &No
                 wire.name.value
             )
         } else if canonical && matches!(*k, "marker" | "width") {
-            let fixed: Vec<&str> = wire.family.wires().iter().map(|w| w.name()).collect();
+            let fixed = crate::render::wire_list(wire.family.wires());
             format!(
                 "`{k}` does not apply to `{}`, the canonical encoding, whose marker follows from the value; to fix the marker, name the wire type: {}",
-                wire.name.value,
-                fixed.join(", ")
+                wire.name.value, fixed
             )
         } else {
             format!("`{k}` does not apply to {} entries", wire.name.value)

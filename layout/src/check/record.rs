@@ -127,7 +127,13 @@ impl NodeCx<'_> {
         Some(Record {
             form: container.form,
             header: container.encoding,
-            entries: entries.into_iter().map(|e| e.entry).collect(),
+            entries: {
+                let mut checked = Vec::with_capacity(entries.len());
+                for e in entries {
+                    checked.push(e.entry);
+                }
+                checked
+            },
             required,
         })
     }

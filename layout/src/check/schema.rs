@@ -38,7 +38,11 @@ pub(super) fn build(cx: &mut Ctx<'_, '_>, gathered: &Gathered) -> Option<Layout>
     let header = check_schema_header(cx, main);
     let root = root_record(cx, gathered);
     let type_tables = type_tables(cx, gathered);
-    let type_names = TypeNames::new(type_tables.iter().map(|t| t.name.value.clone()).collect());
+    let mut names = Vec::with_capacity(type_tables.len());
+    for t in &type_tables {
+        names.push(t.name.value.clone());
+    }
+    let type_names = TypeNames::new(names);
     let types = record_types(cx, &type_tables, &type_names);
     let root = root_node(cx, main, &root, &mut NodeCx::new(&type_names));
     let held = held_types(&types);
@@ -52,6 +56,13 @@ pub(super) fn build(cx: &mut Ctx<'_, '_>, gathered: &Gathered) -> Option<Layout>
     if types.len() != type_names.len() {
         return None;
     }
+    let mut files = Vec::with_capacity(cx.files.len());
+    for f in &cx.files {
+        files.push(SchemaFile {
+            name: f.name.clone(),
+            path: f.path.clone(),
+        });
+    }
     Some(Layout {
         schema: cx.files[MAIN].name.clone(),
         metalayer: header.metalayer?,
@@ -59,14 +70,7 @@ pub(super) fn build(cx: &mut Ctx<'_, '_>, gathered: &Gathered) -> Option<Layout>
         source: header.source?,
         root: root?,
         types,
-        files: cx
-            .files
-            .iter()
-            .map(|f| SchemaFile {
-                name: f.name.clone(),
-                path: f.path.clone(),
-            })
-            .collect(),
+        files,
     })
 }
 
@@ -240,7 +244,13 @@ fn record_types(cx: &mut Ctx<'_, '_>, tables: &[TypeTable<'_>], type_names: &Typ
         let entries = cx.tables(t.file, t.table, "entry");
         let raw = RawRecord {
             container: Some((t.file, t.table, t.span.clone())),
-            entries: entries.into_iter().map(|(table, span)| (t.file, table, span)).collect(),
+            entries: {
+                let mut in_file = Vec::with_capacity(entries.len());
+                for (table, span) in entries {
+                    in_file.push((t.file, table, span));
+                }
+                in_file
+            },
             inherited: None,
             base_is_value: None,
         };
@@ -317,7 +327,10 @@ fn check_types_acyclic(cx: &mut Ctx<'_, '_>, types: &[RecordType], held: &[Vec<u
         }
         let message = match cycle(held, i, &mut seen) {
             Some(chain) => {
-                let names: Vec<&str> = chain.iter().map(|&j| types[j].name.as_str()).collect();
+                let mut names = Vec::with_capacity(chain.len());
+                for &j in &chain {
+                    names.push(types[j].name.as_str());
+                }
                 format!(
                     "type `{}` contains itself: {} -> {}",
                     t.name,
@@ -344,7 +357,9 @@ fn check_types_acyclic(cx: &mut Ctx<'_, '_>, types: &[RecordType], held: &[Vec<u
 /// the outermost type that nests too deep.
 fn check_nesting_depth(cx: &mut Ctx<'_, '_>, types: &[RecordType], held: &[Vec<usize>], depths: &[Option<usize>]) {
     let mut referred = vec![false; types.len()];
-    held.iter().flatten().for_each(|&j| referred[j] = true);
+    for &j in held.iter().flatten() {
+        referred[j] = true;
+    }
     for (i, t) in types.iter().enumerate() {
         let Some(depth) = depths[i].filter(|&d| d > NESTING_LIMIT && !referred[i]) else {
             continue;
@@ -383,15 +398,16 @@ fn held_types(types: &[RecordType]) -> Vec<Vec<usize>> {
             _ => {}
         }
     }
-    types
-        .iter()
-        .map(|t| {
-            let mut out = Vec::new();
-            t.record.entries.iter().for_each(|e| refs(&e.node.ty, &mut out));
-            out.retain(|&j| j < types.len());
-            out
-        })
-        .collect()
+    let mut held = Vec::with_capacity(types.len());
+    for t in types {
+        let mut out = Vec::new();
+        for e in &t.record.entries {
+            refs(&e.node.ty, &mut out);
+        }
+        out.retain(|&j| j < types.len());
+        held.push(out);
+    }
+    held
 }
 
 /// How many levels each type's values nest (a record is one level, an array or a map one more
@@ -405,10 +421,12 @@ fn type_depths(types: &[RecordType], held: &[Vec<usize>]) -> Vec<Option<usize>> 
         Open,
         Done(Option<usize>),
     }
-    let done = |m: Mark| match m {
-        Mark::Done(d) => d,
-        _ => None,
-    };
+    fn done(m: Mark) -> Option<usize> {
+        match m {
+            Mark::Done(d) => d,
+            _ => None,
+        }
+    }
     let mut mark = vec![Mark::New; types.len()];
     for root in 0..types.len() {
         if mark[root] != Mark::New {
