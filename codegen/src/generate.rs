@@ -13,7 +13,7 @@ use metalayer_layout::{
     Wire,
 };
 use proc_macro2::{Ident, Literal, Span, TokenStream, TokenTree};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 
 use crate::names;
 
@@ -139,13 +139,13 @@ pub(crate) fn with_static_lifetimes(tokens: TokenStream, lifetimes: &[String]) -
 impl<'a> Gen<'a> {
     fn wire(&self, w: Wire) -> TokenStream {
         let rt = &self.rt;
-        let variant = format_ident!("{}", format!("{w:?}"));
+        let variant = Ident::new(&format!("{w:?}"), Span::call_site());
         quote!(#rt::wire::Wire::#variant)
     }
 
     fn family(&self, f: Family) -> TokenStream {
         let rt = &self.rt;
-        let variant = format_ident!("{}", format!("{f:?}"));
+        let variant = Ident::new(&format!("{f:?}"), Span::call_site());
         quote!(#rt::wire::Family::#variant)
     }
 

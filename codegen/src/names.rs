@@ -11,7 +11,12 @@ use core::ops::Range;
 
 use metalayer_layout::{Layout, Record, Type, keywords};
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
+
+/// A name as generated code writes it, at the call site.
+fn ident(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
 
 /// The runtime's path in generated code: the facade crate's hidden module.
 pub(crate) fn runtime(krate: &TokenStream) -> TokenStream {
@@ -22,197 +27,197 @@ pub(crate) fn runtime(krate: &TokenStream) -> TokenStream {
 
 /// The input of `decode` and `decode_prefix`.
 pub(crate) fn input() -> Ident {
-    format_ident!("__input")
+    ident("__input")
 }
 
 /// The decoder `decode` and `decode_prefix` own; [`decoder`] borrows it.
 pub(crate) fn decoder_owned() -> Ident {
-    format_ident!("__decoder")
+    ident("__decoder")
 }
 
 /// The decoder.
 pub(crate) fn decoder() -> Ident {
-    format_ident!("__d")
+    ident("__d")
 }
 
 /// The number of bytes `decode_prefix` read.
 pub(crate) fn used() -> Ident {
-    format_ident!("__used")
+    ident("__used")
 }
 
 /// The offset a value starts at, for its errors.
 pub(crate) fn at(depth: usize) -> Ident {
-    format_ident!("__at{}", depth)
+    ident(&format!("__at{depth}"))
 }
 
 /// A decoded integer, before it becomes the field's type.
 pub(crate) fn int(depth: usize) -> Ident {
-    format_ident!("__v{}", depth)
+    ident(&format!("__v{depth}"))
 }
 
 /// A decoded length or count.
 pub(crate) fn len(depth: usize) -> Ident {
-    format_ident!("__n{}", depth)
+    ident(&format!("__n{depth}"))
 }
 
 /// An array or map being filled.
 pub(crate) fn array(depth: usize) -> Ident {
-    format_ident!("__a{}", depth)
+    ident(&format!("__a{depth}"))
 }
 
 /// The index of the element being read or checked.
 pub(crate) fn index(depth: usize) -> Ident {
-    format_ident!("__i{}", depth)
+    ident(&format!("__i{depth}"))
 }
 
 /// A decoded element, before it is stored in its array.
 pub(crate) fn decoded_element() -> Ident {
-    format_ident!("__element")
+    ident("__element")
 }
 
 /// A decoded map key, before it is paired with its value.
 pub(crate) fn key() -> Ident {
-    format_ident!("__key")
+    ident("__key")
 }
 
 /// A decoded map value, before it is paired with its key.
 pub(crate) fn value() -> Ident {
-    format_ident!("__value")
+    ident("__value")
 }
 
 /// The payload of a string, bin or ext value, borrowed from the input (or, on encode, from the
 /// field).
 pub(crate) fn bytes() -> Ident {
-    format_ident!("__bytes")
+    ident("__bytes")
 }
 
 /// Where a string's payload starts, for a UTF-8 error.
 pub(crate) fn text_start() -> Ident {
-    format_ident!("__start")
+    ident("__start")
 }
 
 /// A decoded string.
 pub(crate) fn text() -> Ident {
-    format_ident!("__text")
+    ident("__text")
 }
 
 /// A decoded ext value's type.
 pub(crate) fn ext_type() -> Ident {
-    format_ident!("__ty")
+    ident("__ty")
 }
 
 /// The payload bytes of a float constant.
 pub(crate) fn float_bits() -> Ident {
-    format_ident!("__bits")
+    ident("__bits")
 }
 
 /// A field type's error, in a closure that places it in the input.
 pub(crate) fn error_kind() -> Ident {
-    format_ident!("__kind")
+    ident("__kind")
 }
 
 /// A string type's capacity, in a closure that reports a string too long for it.
 pub(crate) fn capacity() -> Ident {
-    format_ident!("__capacity")
+    ident("__capacity")
 }
 
 /// A nested record's error, in a closure that adds the path to it.
 pub(crate) fn nested_error() -> Ident {
-    format_ident!("__error")
+    ident("__error")
 }
 
 /// The number of entries a record's header states.
 pub(crate) fn entries() -> Ident {
-    format_ident!("__entries")
+    ident("__entries")
 }
 
 /// A count entry's value.
 pub(crate) fn count(entry: &str) -> Ident {
-    format_ident!("__count_{}", entry)
+    ident(&format!("__count_{entry}"))
 }
 
 /// A field's decoded value, before the struct is built.
 pub(crate) fn field(entry: &str) -> Ident {
-    format_ident!("__field_{}", entry)
+    ident(&format!("__field_{entry}"))
 }
 
 // ---------------------------------------------------------------- checking and encoding
 
 /// The schema name in checks (`Self::SCHEMA`, or the caller's for a nested record).
 pub(crate) fn schema() -> Ident {
-    format_ident!("__schema")
+    ident("__schema")
 }
 
 /// The first optional entry found absent, while checking that none after it is present.
 pub(crate) fn absent() -> Ident {
-    format_ident!("__absent")
+    ident("__absent")
 }
 
 /// Whether the optional entry being checked is present.
 pub(crate) fn is_present() -> Ident {
-    format_ident!("__is")
+    ident("__is")
 }
 
 /// The buffer of `encode_into`.
 pub(crate) fn buf() -> Ident {
-    format_ident!("__buf")
+    ident("__buf")
 }
 
 /// The encoded length `encode_into` writes.
 pub(crate) fn total_len() -> Ident {
-    format_ident!("__len")
+    ident("__len")
 }
 
 /// The encoder `encode_into` owns; [`encoder`] borrows it.
 pub(crate) fn encoder_owned() -> Ident {
-    format_ident!("__encoder")
+    ident("__encoder")
 }
 
 /// The encoder.
 pub(crate) fn encoder() -> Ident {
-    format_ident!("__e")
+    ident("__e")
 }
 
 /// The element being written, checked or measured.
 pub(crate) fn element(depth: usize) -> Ident {
-    format_ident!("__x{}", depth)
+    ident(&format!("__x{depth}"))
 }
 
 /// A present optional value.
 pub(crate) fn present(depth: usize) -> Ident {
-    format_ident!("__o{}", depth)
+    ident(&format!("__o{depth}"))
 }
 
 /// The number of leading optional entries present, on encode.
 pub(crate) fn present_count() -> Ident {
-    format_ident!("__present")
+    ident("__present")
 }
 
 /// The data of an ext value being written.
 pub(crate) fn ext_data() -> Ident {
-    format_ident!("__data")
+    ident("__data")
 }
 
 // ---------------------------------------------------------------- a dispatch enum
 
 /// The value a variant holds, in the enum's `match`es.
 pub(crate) fn held() -> Ident {
-    format_ident!("__inner")
+    ident("__inner")
 }
 
 /// The metalayer name `decode` is given (a public function's parameter).
 pub(crate) fn dispatch_name() -> Ident {
-    format_ident!("name")
+    ident("name")
 }
 
 /// The bytes `decode` is given (a public function's parameter).
 pub(crate) fn dispatch_input() -> Ident {
-    format_ident!("input")
+    ident("input")
 }
 
 /// The buffer `encode_into` is given (a public function's parameter).
 pub(crate) fn dispatch_buf() -> Ident {
-    format_ident!("buf")
+    ident("buf")
 }
 
 // ---------------------------------------------------------------- names from the schema
@@ -230,17 +235,17 @@ pub(crate) fn entry(name: &str) -> Ident {
 
 /// The length formulas' argument for the length of string entry `entry`.
 pub(crate) fn len_arg(entry: &str) -> Ident {
-    format_ident!("{}_len", entry)
+    ident(&format!("{entry}_len"))
 }
 
 /// The function giving entry `entry`'s offset.
 pub(crate) fn offset_fn(entry: &str) -> Ident {
-    format_ident!("{}_offset", entry)
+    ident(&format!("{entry}_offset"))
 }
 
 /// The function giving the offset of an element of array `entry`.
 pub(crate) fn element_offset_fn(entry: &str) -> Ident {
-    format_ident!("{}_element_offset", entry)
+    ident(&format!("{entry}_element_offset"))
 }
 
 /// The element index argument of an `*_element_offset` function: `i`, or, when one of the
@@ -402,11 +407,8 @@ mod tests {
     #[test]
     fn the_element_index_avoids_the_other_arguments() {
         assert_eq!(element_index(&[]).to_string(), "i");
-        assert_eq!(element_index(&[format_ident!("ndim")]).to_string(), "i");
-        assert_eq!(element_index(&[format_ident!("i")]).to_string(), "i_");
-        assert_eq!(
-            element_index(&[format_ident!("i_"), format_ident!("i")]).to_string(),
-            "i__"
-        );
+        assert_eq!(element_index(&[ident("ndim")]).to_string(), "i");
+        assert_eq!(element_index(&[ident("i")]).to_string(), "i_");
+        assert_eq!(element_index(&[ident("i_"), ident("i")]).to_string(), "i__");
     }
 }
