@@ -359,7 +359,7 @@ fn metalayer_impls(input: &Item, layout: &Layout, p: &Pieces, rt: &TokenStream) 
 }
 
 /// Impls with the right signatures and no behaviour, emitted beside compile errors so that
-/// code using the struct does not fail a second time.
+/// code using the struct does not fail a second time: the runtime's `__fallback_impls!`.
 pub(crate) fn fallback(input: &Item, krate: &TokenStream, record: bool) -> TokenStream {
     if check_generics(input).is_err() {
         return TokenStream::new();
@@ -370,42 +370,10 @@ pub(crate) fn fallback(input: &Item, krate: &TokenStream, record: bool) -> Token
     let (de, decode_impl_generics) = decode_lifetime(input);
     if record {
         return quote! {
-            #[automatically_derived]
-            impl #decode_impl_generics #rt::Record<#de> for #ident #ty_generics #where_clause {
-                const LAYOUT: &'static str = "";
-                const MIN_SIZE: usize = 1;
-                fn decode_record(_: &mut #rt::Decoder<#de>) -> ::core::result::Result<Self, #rt::DecodeError> {
-                    ::core::unreachable!("the #[metalayer] attribute reported a compile error")
-                }
-                fn check_record(&self, _: &'static str) -> ::core::result::Result<(), #rt::EncodeError> {
-                    ::core::unreachable!("the #[metalayer] attribute reported a compile error")
-                }
-                fn record_len(&self) -> usize {
-                    ::core::unreachable!("the #[metalayer] attribute reported a compile error")
-                }
-                fn encode_record(&self, _: &mut #rt::Encoder<'_>) {
-                    ::core::unreachable!("the #[metalayer] attribute reported a compile error")
-                }
-            }
+            #rt::__fallback_impls!(record impl [#decode_impl_generics] #de for [#ident #ty_generics] [#where_clause]);
         };
     }
     quote! {
-        #[automatically_derived]
-        impl #impl_generics #rt::Metalayer for #ident #ty_generics #where_clause {
-            const NAME: &'static str = "";
-            const SCHEMA: &'static str = "";
-            fn encoded_len(&self) -> usize {
-                ::core::unreachable!("the #[metalayer] attribute reported a compile error")
-            }
-            fn encode_into(&self, _: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
-                ::core::unreachable!("the #[metalayer] attribute reported a compile error")
-            }
-        }
-        #[automatically_derived]
-        impl #decode_impl_generics #rt::Decode<#de> for #ident #ty_generics #where_clause {
-            fn decode_prefix(_: &#de [u8]) -> ::core::result::Result<(Self, usize), #rt::DecodeError> {
-                ::core::unreachable!("the #[metalayer] attribute reported a compile error")
-            }
-        }
+        #rt::__fallback_impls!(impl [#impl_generics] [#decode_impl_generics] #de for [#ident #ty_generics] [#where_clause]);
     }
 }

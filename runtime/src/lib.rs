@@ -31,6 +31,7 @@ mod decode;
 mod dispatch;
 mod encode;
 mod error;
+mod fallback;
 mod field;
 mod read;
 mod timestamp;
