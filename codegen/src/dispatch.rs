@@ -274,105 +274,27 @@ fn type_assert(rt: &TokenStream, v: &Variant<'_>, lifetimes: &[String]) -> Token
     }
 }
 
-/// The `match` arms of the methods on the value held, one per variant.
-struct Arms {
-    schema: TokenStream,
-    name: TokenStream,
-    len: TokenStream,
-    encode: TokenStream,
-}
-
-impl Arms {
-    fn new(rt: &TokenStream, variants: &[Variant<'_>], held: &Ident, buf: &Ident) -> Arms {
-        let mut arms = Arms {
-            schema: TokenStream::new(),
-            name: TokenStream::new(),
-            len: TokenStream::new(),
-            encode: TokenStream::new(),
-        };
-        for v in variants {
-            let (vi, schema, metalayer) = (v.ident, &v.layout.schema, &v.metalayer);
-            arms.schema.extend(quote!(Self::#vi(_) => #schema,));
-            arms.name.extend(quote!(Self::#vi(_) => #metalayer,));
-            arms.len
-                .extend(quote!(Self::#vi(#held) => #rt::Metalayer::encoded_len(#held),));
-            arms.encode
-                .extend(quote!(Self::#vi(#held) => #rt::Metalayer::encode_into(#held, #buf),));
-        }
-        arms
-    }
-}
-
-/// The enum's `impl`: its candidates, `decode`, and the methods on the value held.
+/// The enum's `impl`: the runtime's `__dispatch_impl!` over its candidates and variants.
 fn impl_block(input: &Item, variants: &[Variant<'_>], rt: &TokenStream) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let input_lifetime = input.generics.lifetimes().next().map(|l| l.name());
-    let (input_ty, decode_lt) = match &input_lifetime {
-        Some(l) => (quote!(&#l [u8]), quote!(#l)),
+    let (input_ty, decode_lt) = match input.generics.lifetimes().next().map(|l| l.name()) {
+        Some(l) => (quote!(&#l [u8]), l),
         None => (quote!(&[u8]), quote!('_)),
     };
-    let (name_param, input_param, buf_param, held) = (
-        names::dispatch_name(),
-        names::dispatch_input(),
-        names::dispatch_buf(),
-        names::held(),
-    );
-    let (mut candidates, mut decoders) = (TokenStream::new(), TokenStream::new());
+    let (mut candidates, mut listed) = (TokenStream::new(), TokenStream::new());
     for v in variants {
-        let (vi, ty) = (v.ident, v.ty);
+        let (vi, ty, schema, metalayer) = (v.ident, v.ty, &v.layout.schema, &v.metalayer);
         let candidate = candidate(rt, v);
         candidates.extend(quote!(#candidate,));
-        decoders.extend(quote! {
-            |#input_param: #input_ty| {
-                <#ty as #rt::Decode<#decode_lt>>::decode(#input_param).map(Self::#vi)
-            },
-        });
+        listed.extend(quote!(#vi(#ty) #schema #metalayer;));
     }
-    let Arms {
-        schema: schema_arms,
-        name: name_arms,
-        len: len_arms,
-        encode: encode_arms,
-    } = Arms::new(rt, variants, &held, &buf_param);
     quote! {
-        impl #impl_generics #ident #ty_generics #where_clause {
-            /// The layouts this enum decodes, in variant order: schema, metalayer name, fixed
-            /// prefix, and what `decode` checks of an input for each.
-            pub const CANDIDATES: &'static [#rt::Candidate] = &[#candidates];
-
-            /// Decodes a metalayer stored under `name`. The bytes are checked against the
-            /// probe of each layout stored under that name (its fixed prefix, and on to where
-            /// it parts from the others), and the strict decoders of the layouts they fit are
-            /// tried in order: the layouts part, as the build checked, so at most one reads
-            /// them. When none does, the error says what each layout expected where, or is
-            /// the decoder error of the layout the bytes single out.
-            pub fn decode(#name_param: &str, #input_param: #input_ty) -> ::core::result::Result<Self, #rt::DispatchError> {
-                #rt::dispatch(Self::CANDIDATES, #name_param, #input_param, &[#decoders])
-            }
-
-            /// The schema of the layout held.
-            pub fn schema(&self) -> &'static str {
-                match self { #schema_arms }
-            }
-
-            /// The metalayer name the layout is stored under.
-            pub fn metalayer(&self) -> &'static str {
-                match self { #name_arms }
-            }
-
-            /// The length of the held value's encoding.
-            pub fn encoded_len(&self) -> usize {
-                match self { #len_arms }
-            }
-
-            /// Encodes the held value, in the layout of the variant that holds it, into the
-            /// front of `buf`, and returns the number of bytes written.
-            pub fn encode_into(&self, #buf_param: &mut [u8]) -> ::core::result::Result<usize, #rt::EncodeError> {
-                match self { #encode_arms }
-            }
-
-            #rt::__dispatch_encode!();
+        #rt::__dispatch_impl! {
+            impl [#impl_generics] for [#ident #ty_generics] [#where_clause];
+            input #input_ty; decode #decode_lt;
+            candidates [#candidates];
+            #listed
         }
     }
 }

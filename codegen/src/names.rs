@@ -5,7 +5,10 @@
 //! functions, which rustdoc shows and so read plainly, and the names made from entry names.
 //!
 //! The methods and constants the generated impls define (`encoded_len_for`, `LENGTH_FORMULA`,
-//! a dispatch enum's `decode`, ...) are the API; they are named where they are documented.
+//! a dispatch enum's `decode`, ...) are the API; they are named where they are documented. The
+//! impls the runtime's macros write (a dispatch enum's, `__dispatch_impl!`, and the fallback
+//! impls beside compile errors, `__fallback_impls!`) bind their own names, which the macros'
+//! hygiene keeps apart from these.
 
 use core::ops::Range;
 
@@ -198,28 +201,6 @@ pub(crate) fn ext_data() -> Ident {
     ident("__data")
 }
 
-// ---------------------------------------------------------------- a dispatch enum
-
-/// The value a variant holds, in the enum's `match`es.
-pub(crate) fn held() -> Ident {
-    ident("__inner")
-}
-
-/// The metalayer name `decode` is given (a public function's parameter).
-pub(crate) fn dispatch_name() -> Ident {
-    ident("name")
-}
-
-/// The bytes `decode` is given (a public function's parameter).
-pub(crate) fn dispatch_input() -> Ident {
-    ident("input")
-}
-
-/// The buffer `encode_into` is given (a public function's parameter).
-pub(crate) fn dispatch_buf() -> Ident {
-    ident("buf")
-}
-
 // ---------------------------------------------------------------- names from the schema
 
 /// The Rust identifier of an entry's name: the name itself, or the raw identifier `r#name`
@@ -382,7 +363,6 @@ mod tests {
             encoder(),
             present_count(),
             ext_data(),
-            held(),
         ]
         .iter()
         .map(Ident::to_string)

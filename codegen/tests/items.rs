@@ -130,7 +130,11 @@ fn a_dispatch_enum_loses_its_variant_attributes() {
         text.contains("\"]pubenumAny<'a>{#[doc=\"Version1.\"]V1(B2ndV1<'a>),C(CatervaV0),}"),
         "{text}"
     );
-    assert!(text.contains("pubfndecode(name:&str,input:&'a[u8])"), "{text}");
+    // The runtime's `__dispatch_impl!` writes `decode(name: &str, input: &'a [u8])` from this.
+    assert!(
+        text.contains("__dispatch_impl!{impl[<'a>]for[Any<'a>][];input&'a[u8];decode'a;"),
+        "{text}"
+    );
 }
 
 #[test]
