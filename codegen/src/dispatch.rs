@@ -11,7 +11,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{quote, quote_spanned};
 
 use crate::attr::{self, SchemaRef};
-use crate::error::{Error, joined_span};
+use crate::error::{Error, compile_errors, joined_span};
 use crate::generate::with_static_lifetimes;
 use crate::item::{Attribute, Data, Fields, Item, Type};
 use crate::{names, resolve};
@@ -87,11 +87,8 @@ pub(crate) fn expand(mut input: Item, krate: &TokenStream, manifest_dir: &Path) 
     let docs = dispatch_docs(&input.ident, &variants, &partings);
     drop(partings);
     if !errors.is_empty() {
-        let mut out = quote!(#input);
-        for e in &errors {
-            out.extend(e.to_compile_error());
-        }
-        return out;
+        let errors = compile_errors(&errors);
+        return quote!(#input #errors);
     }
     assign_probes(&mut variants);
     input.attrs.push(Attribute::doc(&docs));

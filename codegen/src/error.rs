@@ -67,6 +67,15 @@ impl Error {
     }
 }
 
+/// `errors` as compile errors, one after the other.
+pub(crate) fn compile_errors(errors: &[Error]) -> TokenStream {
+    let mut out = TokenStream::new();
+    for e in errors {
+        out.extend(e.to_compile_error());
+    }
+    out
+}
+
 /// The spans of the first and the last of `tokens`; the call site for none.
 pub(crate) fn span_range(tokens: &[TokenTree]) -> (Span, Span) {
     match (tokens.first(), tokens.last()) {

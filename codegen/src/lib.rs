@@ -43,7 +43,7 @@ use quote::quote;
 use metalayer_layout::Layout;
 
 use crate::attr::{Args, LitStr, SchemaRef};
-use crate::error::Error;
+use crate::error::{Error, compile_errors};
 use crate::expand::Target;
 use crate::item::{Data, Item};
 
@@ -177,12 +177,10 @@ fn target<'l>(layout: &'l Layout, record_type: Option<&LitStr>) -> Result<Target
 }
 
 fn with_errors(input: &Item, errors: &[Error], fallback: Option<TokenStream>) -> TokenStream {
-    let mut out = quote!(#input);
-    for e in errors {
-        out.extend(e.to_compile_error());
-    }
+    let errors = compile_errors(errors);
     quote! {
-        #out
+        #input
+        #errors
         const _: () = {
             #fallback
         };

@@ -210,7 +210,7 @@ pub(crate) fn entry(name: &str) -> Ident {
     if keywords::is_keyword(name) {
         Ident::new_raw(name, Span::call_site())
     } else {
-        Ident::new(name, Span::call_site())
+        ident(name)
     }
 }
 
@@ -237,7 +237,7 @@ pub(crate) fn element_index(args: &[Ident]) -> Ident {
     while args.iter().any(|a| *a == name) {
         name.push('_');
     }
-    Ident::new(&name, Span::call_site())
+    ident(&name)
 }
 
 // ---------------------------------------------------------------- clashes among them

@@ -80,10 +80,6 @@ fn message(e: &LoadError) -> String {
             file: Some(file),
             files,
         } => {
-            let mut builtins = Vec::new();
-            for b in metalayer_layout::builtins() {
-                builtins.push(b.name);
-            }
             let own = if files.is_empty() {
                 "none".to_string()
             } else {
@@ -91,7 +87,7 @@ fn message(e: &LoadError) -> String {
             };
             format!(
                 "schema `{name}` not found; looked among the built-in schemas, then for `{file}` in this crate's directory (CARGO_MANIFEST_DIR)\n  built-in schemas: {}\n  schemas in this crate's `schemas/`: {own}",
-                builtins.join(", ")
+                metalayer_layout::builtin_names()
             )
         }
         LoadError::NoFile(file) => format!(

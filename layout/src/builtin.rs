@@ -183,6 +183,27 @@ pub fn builtins() -> impl Iterator<Item = &'static Builtin> {
     SETS.into_iter().flatten()
 }
 
+/// The names of the built-in schemas, in the order [`builtins`] lists them, joined with commas:
+/// what messages about a schema name that is not found list.
+///
+/// ```
+/// let names = metalayer_layout::builtin_names();
+/// assert!(names.starts_with("caterva_v0, b2nd_v0, b2nd_v1, "));
+/// assert!(names.ends_with(", frame_trailer_v1"));
+/// ```
+pub fn builtin_names() -> String {
+    let mut names = String::new();
+    for set in SETS {
+        for b in set {
+            if !names.is_empty() {
+                names.push_str(", ");
+            }
+            names.push_str(b.name);
+        }
+    }
+    names
+}
+
 /// The built-in schemas, set by set, in the order [`builtins`] lists them.
 pub(crate) const SETS: [&[Builtin]; 3] = [BUILTINS, PYTHON_BLOSC2, FRAME];
 

@@ -72,7 +72,9 @@ mod parting;
 pub mod render;
 pub mod size;
 
-pub use builtin::{BUILTINS, Builtin, FRAME, PYTHON_BLOSC2, also_stored_as, builtin, builtin_layout, builtins};
+pub use builtin::{
+    BUILTINS, Builtin, FRAME, PYTHON_BLOSC2, also_stored_as, builtin, builtin_layout, builtin_names, builtins,
+};
 pub use check::Resolve;
 pub use diagnostic::{Diagnostic, Diagnostics, Origin, report_order};
 pub use load::{Found, LoadError, Loader, Source};

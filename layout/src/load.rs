@@ -21,7 +21,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::builtin::{Builtin, SETS, builtin};
+use crate::builtin::{Builtin, builtin, builtin_names};
 use crate::diagnostic::{Diagnostic, Diagnostics, Origin};
 use crate::model::{Layout, SchemaFile};
 
@@ -173,20 +173,6 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
-
-/// The names of the built-in schemas, joined with commas.
-fn builtin_names() -> String {
-    let mut names = String::new();
-    for set in SETS {
-        for b in set {
-            if !names.is_empty() {
-                names.push_str(", ");
-            }
-            names.push_str(b.name);
-        }
-    }
-    names
-}
 
 /// `names` joined with commas, or `none`.
 fn list_or_none(names: &[String]) -> String {

@@ -709,6 +709,93 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
+/// The `impl` of a `#[metalayer(dispatch)]` enum: its candidates, `decode`, and the methods on
+/// the value held, for the variants listed (each with its type, schema and metalayer name).
+/// `#[metalayer(dispatch)]` writes the invocation. Not a public API.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch_impl {
+    (
+        impl [$($generics:tt)*] for [$($ty:tt)*] [$($where:tt)*];
+        input $input:ty; decode $lt:lifetime;
+        candidates [$($candidates:tt)*];
+        $($variant:ident($variant_ty:ty) $schema:literal $metalayer:literal;)*
+    ) => {
+        impl $($generics)* $($ty)* $($where)* {
+            /// The layouts this enum decodes, in variant order: schema, metalayer name, fixed
+            /// prefix, and what `decode` checks of an input for each.
+            pub const CANDIDATES: &'static [$crate::Candidate] = &[$($candidates)*];
+
+            /// Decodes a metalayer stored under `name`. The bytes are checked against the
+            /// probe of each layout stored under that name (its fixed prefix, and on to where
+            /// it parts from the others), and the strict decoders of the layouts they fit are
+            /// tried in order: the layouts part, as the build checked, so at most one reads
+            /// them. When none does, the error says what each layout expected where, or is
+            /// the decoder error of the layout the bytes single out.
+            pub fn decode(name: &str, input: $input) -> ::core::result::Result<Self, $crate::DispatchError> {
+                $crate::dispatch(Self::CANDIDATES, name, input, &[$(
+                    |input: $input| <$variant_ty as $crate::Decode<$lt>>::decode(input).map(Self::$variant),
+                )*])
+            }
+
+            /// The schema of the layout held.
+            pub fn schema(&self) -> &'static str {
+                match self {
+                    $(Self::$variant(_) => $schema,)*
+                }
+            }
+
+            /// The metalayer name the layout is stored under.
+            pub fn metalayer(&self) -> &'static str {
+                match self {
+                    $(Self::$variant(_) => $metalayer,)*
+                }
+            }
+
+            /// The length of the held value's encoding.
+            pub fn encoded_len(&self) -> usize {
+                match self {
+                    $(Self::$variant(held) => $crate::Metalayer::encoded_len(held),)*
+                }
+            }
+
+            /// Encodes the held value, in the layout of the variant that holds it, into the
+            /// front of `buf`, and returns the number of bytes written.
+            pub fn encode_into(&self, buf: &mut [u8]) -> ::core::result::Result<usize, $crate::EncodeError> {
+                match self {
+                    $(Self::$variant(held) => $crate::Metalayer::encode_into(held, buf),)*
+                }
+            }
+
+            $crate::__dispatch_encode!();
+        }
+    };
+}
+
+/// The `encode` method of a `#[metalayer(dispatch)]` enum, written inside its `impl`. It returns
+/// a `Vec`, so it exists where this crate's `alloc` feature is on, as [`Metalayer::encode`]
+/// does; without it this writes nothing. Not a public API.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch_encode {
+    () => {
+        /// Encodes the held value, in the layout of the variant that holds it, into a new `Vec`
+        /// of exactly [`encoded_len`](Self::encoded_len) bytes.
+        pub fn encode(&self) -> ::core::result::Result<$crate::__alloc::Vec<u8>, $crate::EncodeError> {
+            $crate::encode_to_vec(self.encoded_len(), |buf| self.encode_into(buf))
+        }
+    };
+}
+
+/// Without the `alloc` feature a dispatch enum has no `encode`: see the definition above.
+#[cfg(not(feature = "alloc"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch_encode {
+    () => {};
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Skip, value_end};
