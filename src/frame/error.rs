@@ -160,6 +160,14 @@ pub enum FrameErrorKind {
         /// The directory.
         path: PathBuf,
     },
+    /// The path names neither a regular file nor a directory: a FIFO, a socket or a device. It
+    /// is refused before it is opened for reading, so that nothing waits on it.
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is: `a FIFO`, `a socket`, `a character device`, `a block device`.
+        what: &'static str,
+    },
     /// The `chunks.b2frame` of a sparse-frame directory does not say it is a sparse frame.
     NotSparseFrameType {
         /// The directory.
@@ -419,6 +427,11 @@ fn write_unplaced(f: &mut fmt::Formatter<'_>, kind: &FrameErrorKind) -> fmt::Res
         FrameErrorKind::NotSparseFrame { path } => write!(
             f,
             "{} is a directory without a chunks.b2frame file, so not a sparse frame",
+            path.display()
+        ),
+        FrameErrorKind::NotAFile { path, what } => write!(
+            f,
+            "{} is {what}, not a regular file: only frame files and sparse-frame directories are read",
             path.display()
         ),
         other => write!(f, "{other:?}"),

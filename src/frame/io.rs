@@ -330,7 +330,9 @@ pub(super) fn frame_file(path: &Path) -> Result<(PathBuf, Option<&Path>), FrameE
         let path = path.to_path_buf();
         move |source| FrameError::io(path, source)
     };
-    if !fs::metadata(path).map_err(io_error(path))?.is_dir() {
+    let meta = fs::metadata(path).map_err(io_error(path))?;
+    if !meta.is_dir() {
+        check_kind(path, &meta)?;
         return Ok((path.to_path_buf(), None));
     }
     let sparse_path = path.join(SPARSE_HEADER_FILE);
@@ -349,8 +351,97 @@ fn with_file<T>(
 ) -> Result<T, FrameError> {
     let (file_path, sparse_dir) = frame_file(path)?;
     let io_error = |source| FrameError::io(file_path.clone(), source);
-    let mut file = File::open(&file_path).map_err(io_error)?;
+    let mut file = open_regular(&file_path)?;
     read(&mut file, &io_error, sparse_dir)
+}
+
+/// What a file type is, when it is not a regular file or a directory.
+fn special_kind(kind: fs::FileType) -> Option<&'static str> {
+    if kind.is_file() || kind.is_dir() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return Some("a FIFO");
+        }
+        if kind.is_socket() {
+            return Some("a socket");
+        }
+        if kind.is_char_device() {
+            return Some("a character device");
+        }
+        if kind.is_block_device() {
+            return Some("a block device");
+        }
+    }
+    Some("neither a regular file nor a directory")
+}
+
+/// Refuses a path that is a FIFO, a socket or a device.
+fn check_kind(path: &Path, meta: &fs::Metadata) -> Result<(), FrameError> {
+    match special_kind(meta.file_type()) {
+        Some(what) => Err(FrameErrorKind::NotAFile {
+            path: path.to_path_buf(),
+            what,
+        }
+        .into()),
+        None => Ok(()),
+    }
+}
+
+/// Opens the regular file `path` for reading. A FIFO, a socket or a device is refused before it
+/// is opened, and, should one take the path's place meanwhile, the open does not wait for it (on
+/// Unix, `O_NONBLOCK`) and the opened file is refused too; a directory is refused as well.
+pub(crate) fn open_regular(path: &Path) -> Result<File, FrameError> {
+    let io_error = |source| FrameError::io(path, source);
+    check_kind(path, &fs::metadata(path).map_err(io_error)?)?;
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path).map_err(io_error)?;
+    let meta = file.metadata().map_err(io_error)?;
+    check_kind(path, &meta)?;
+    if meta.is_dir() {
+        return Err(io_error(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "a directory, not a frame file",
+        )));
+    }
+    Ok(file)
+}
+
+/// [`read_frame_bytes`] through a file already open (an edit's, which holds its lock): `path`
+/// names it in messages and is where a long trailer's contents are read from later.
+pub(crate) fn read_frame_bytes_file(
+    file: &File,
+    path: &Path,
+    sparse_dir: Option<&Path>,
+) -> Result<FrameBytes, FrameError> {
+    let io_error = |source| FrameError::io(path, source);
+    let mut reader = file;
+    let mut bytes = read_frame_bytes_with(&mut reader, &io_error, sparse_dir)?;
+    if bytes.contents_from.is_some() {
+        bytes.contents_from = Some(path.to_path_buf());
+    }
+    Ok(bytes)
+}
+
+/// [`read_frame_bytes_at`] through a file already open.
+pub(crate) fn read_frame_bytes_file_at(file: &File, path: &Path, offset: u64, len: u64) -> Result<FrameBytes, FrameError> {
+    let io_error = |source| FrameError::io(path, source);
+    let mut window = window_over(file, offset, len, &io_error)?;
+    let mut bytes = read_frame_bytes_with(&mut window, &io_error, None)?;
+    if bytes.contents_from.is_some() {
+        bytes.contents_from = Some(path.to_path_buf());
+        bytes.contents_base = offset;
+    }
+    Ok(bytes)
 }
 
 /// Reads the metalayers of a frame file, in stored order, reading only its header.
@@ -576,8 +667,18 @@ fn open_window(
     len: u64,
     io_error: &dyn Fn(io::Error) -> FrameError,
 ) -> Result<Window<File>, FrameError> {
-    let file = File::open(path).map_err(io_error)?;
-    let file_len = file.metadata().map_err(io_error)?.len();
+    let file = open_regular(path)?;
+    window_over(file, offset, len, io_error)
+}
+
+/// The window over `offset..offset + len` of `file`, which must lie in the file.
+fn window_over<F: Read + Seek>(
+    mut file: F,
+    offset: u64,
+    len: u64,
+    io_error: &dyn Fn(io::Error) -> FrameError,
+) -> Result<Window<F>, FrameError> {
+    let file_len = file.seek(SeekFrom::End(0)).map_err(io_error)?;
     if offset.checked_add(len).is_none_or(|end| end > file_len) {
         return Err(io_error(io::Error::new(
             io::ErrorKind::UnexpectedEof,

@@ -2,16 +2,19 @@
 
 use std::fmt;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::string::String;
+use std::time::Duration;
 
 use crate::EncodeError;
 
 use super::super::{FrameError, MAX_METALAYERS};
+use super::Holder;
+#[cfg(doc)]
+use super::WriteOptions;
 
-/// Why a frame could not be edited. Nothing was written when it is returned, except where the
-/// kind is [`EditError::Write`] (then the original file is still whole: the new one was being
-/// written beside it).
+/// Why a frame could not be edited. The file is left as it was, except after
+/// [`EditError::Sync`], which comes once the new file is in place.
 ///
 /// ```
 /// use metalayer::frame::edit::{Edit, EditError};
@@ -93,6 +96,55 @@ pub enum EditError {
         /// The underlying error.
         source: io::Error,
     },
+    /// Another process held the file's lock for longer than the edit waits.
+    Locked {
+        /// The file.
+        path: PathBuf,
+        /// How long the edit waited.
+        waited: Duration,
+        /// The process that holds the lock, when the system says.
+        holder: Option<Holder>,
+    },
+    /// The file could not be locked: on some file systems (some NFS mounts) locks are refused
+    /// (`ENOLCK`). [`WriteOptions::lock`] edits without one.
+    Lock {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// The file changed while it was edited, each time it was read again: a writer that takes no
+    /// lock (c-blosc2 and python-blosc2 write in place) is writing it. Nothing was written.
+    Changed {
+        /// The file.
+        path: PathBuf,
+        /// How many times it was read and found changed before the rename.
+        tries: usize,
+    },
+    /// The new file is in place, but its directory could not be synced: the edit may not
+    /// survive a crash of the system.
+    Sync {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+}
+
+impl EditError {
+    /// A failure to write `path`: the original file is unchanged.
+    ///
+    /// ```
+    /// let err = metalayer::frame::edit::EditError::write("a.b2nd", std::io::Error::other("disk full"));
+    /// assert_eq!(err.to_string(), "cannot write a.b2nd");
+    /// assert_eq!(std::error::Error::source(&err).unwrap().to_string(), "disk full");
+    /// ```
+    pub fn write(path: impl AsRef<Path>, source: io::Error) -> EditError {
+        EditError::Write {
+            path: path.as_ref().to_path_buf(),
+            source,
+        }
+    }
 }
 
 impl fmt::Display for EditError {
@@ -132,7 +184,30 @@ impl fmt::Display for EditError {
                 "the vlmetalayers' chunks take {len} bytes: more than a trailer's int32 offsets reach"
             ),
             EditError::Encode(e) => fmt::Display::fmt(e, f),
-            EditError::Write { path, source } => write!(f, "cannot write {}: {source}", path.display()),
+            // The io error is the source: shown by whoever prints the chain.
+            EditError::Write { path, .. } => write!(f, "cannot write {}", path.display()),
+            EditError::Locked { path, waited, holder } => {
+                write!(f, "{} is locked by another edit", path.display())?;
+                if let Some(holder) = holder {
+                    write!(f, ", {holder}")?;
+                }
+                write!(f, "; gave up after waiting {:.1} s", waited.as_secs_f64())
+            }
+            EditError::Lock { path, .. } => write!(
+                f,
+                "cannot lock {} (the file system may not support locks)",
+                path.display()
+            ),
+            EditError::Changed { path, tries } => write!(
+                f,
+                "{} was changed by another writer while it was edited ({tries} times): nothing was written",
+                path.display()
+            ),
+            EditError::Sync { path, .. } => write!(
+                f,
+                "{} was replaced, but its directory could not be synced, so the change may not survive a crash",
+                path.display()
+            ),
         }
     }
 }
@@ -141,7 +216,9 @@ impl std::error::Error for EditError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             EditError::Frame(e) => e.source(),
-            EditError::Write { source, .. } => Some(source),
+            EditError::Write { source, .. } | EditError::Lock { source, .. } | EditError::Sync { source, .. } => {
+                Some(source)
+            }
             _ => None,
         }
     }

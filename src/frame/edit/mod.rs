@@ -23,10 +23,23 @@
 //! `frame_trailer_v1`, and read back by the frame reader before anything is written. The bytes
 //! between them, the chunks and their index, are copied as they are.
 //!
-//! A file is never changed in place: the new frame is written to a file beside it, synced, and
-//! renamed over it, so that a crash at any write leaves the old file or the new one, each
-//! whole. The file keeps its permissions; it becomes a new file (hard links to the old one keep
-//! the old frame; a symbolic link is followed, and the file it names replaced).
+//! A file is never changed in place, and an edit either lands whole or changes nothing, whatever
+//! runs beside it ([`replace_file`] says how):
+//!
+//! - the file is locked for the whole read-modify-write, so that edits of one file at once are
+//!   made one after the other, none lost; a second edit waits for the lock
+//!   ([`WriteOptions::wait`]), then gives up;
+//! - the new frame is written to a file created beside it under an unpredictable name, synced,
+//!   and renamed over it, so that a crash at any point leaves the old file or the new one, each
+//!   whole; the process removes only the file it created;
+//! - before the rename, the file must still be the one that was read: a writer that takes no
+//!   lock (c-blosc2, python-blosc2) makes the edit start again, or give up;
+//! - only what can be read back is edited: the chunks' index and sizes are checked against the
+//!   file first;
+//! - the new file keeps the old one's permissions, and its owner, group and extended attributes
+//!   where the process may set them. It is a new file: hard links to the old one keep the old
+//!   frame. A symbolic link is followed, and the file it names replaced. A FIFO, a socket or a
+//!   device is refused before it is opened.
 //!
 //! ```
 //! use metalayer::frame::{edit::Edit, parse_frame};
@@ -70,9 +83,9 @@ use crate::{EncodeError, Metalayer};
 
 pub use chunk::{MAX_VALUE_LEN, memcpyed_chunk};
 pub use error::EditError;
-pub use replace::replace_file;
+pub use replace::{Holder, MAX_RESTARTS, Original, WriteOptions, replace_file};
 
-use replace::{Faults, NewFrame};
+use replace::Faults;
 
 /// The changes to make to a frame's metadata, in order.
 ///
@@ -318,8 +331,8 @@ impl Edit {
     }
 
     /// Applies the edit to the frame file or sparse-frame directory `path` (whose
-    /// `chunks.b2frame` is edited), replacing the file atomically. See the [module
-    /// documentation](self).
+    /// `chunks.b2frame` is edited), replacing the file atomically under a lock, with the
+    /// default [`WriteOptions`]. See the [module documentation](self).
     ///
     /// ```
     /// use metalayer::frame::{edit::Edit, read_frame};
@@ -339,44 +352,77 @@ impl Edit {
     /// # Ok::<(), metalayer::frame::edit::EditError>(())
     /// ```
     pub fn write(&self, path: impl AsRef<Path>) -> Result<Vec<Changed>, EditError> {
-        self.write_with(path.as_ref(), &mut Faults::default())
+        self.write_with(path, &WriteOptions::default())
     }
 
-    /// Writes the frame stored in `path` at `offset`, `len` bytes long (a member of a `.b2z`
-    /// store, say), edited, to `out`: the new header, the chunks copied from `path`, the new
-    /// trailer. Returns the changes and the new frame's length. `path` is not changed.
+    /// [`write`](Self::write), with the lock taken as `options` say.
     ///
     /// ```
-    /// use metalayer::frame::{edit::Edit, parse_frame};
+    /// use std::time::Duration;
+    /// use metalayer::frame::edit::{Edit, EditError, WriteOptions};
     ///
-    /// let zip = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores/dictstore.b2z");
-    /// // `big.b2nd`, stored in the zip at byte 1940, 607 bytes long.
-    /// let mut out = Vec::new();
-    /// let (changes, len) = Edit::new().vlmeta("k", b"\x01").write_frame_at(zip, 1940, 607, &mut out)?;
-    /// assert_eq!((changes.len(), len), (1, out.len() as u64));
-    /// assert_eq!(parse_frame(&out)?.vlmetalayers[0].name, "k");
-    /// # Ok::<(), metalayer::frame::edit::EditError>(())
+    /// let dir = std::env::temp_dir().join(format!("metalayer-edit-with-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let path = dir.join("a.b2nd");
+    /// let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// std::fs::copy(fixture, &path).unwrap();
+    ///
+    /// // Another process's edit holds the lock (here, this process's own lock on another handle).
+    /// let other = std::fs::File::open(&path).unwrap();
+    /// other.lock().unwrap();
+    /// let options = WriteOptions::new().wait(Duration::from_millis(50));
+    /// let err = Edit::new().vlmeta("k", b"\x01").write_with(&path, &options).unwrap_err();
+    /// assert!(matches!(err, EditError::Locked { .. }));
+    /// assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(fixture).unwrap());
+    /// drop(other);
+    /// Edit::new().vlmeta("k", b"\x01").write_with(&path, &options)?;
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), EditError>(())
+    /// ```
+    pub fn write_with(&self, path: impl AsRef<Path>, options: &WriteOptions) -> Result<Vec<Changed>, EditError> {
+        self.write_faulted(path.as_ref(), options, &mut Faults::default())
+    }
+
+    /// Writes the frame stored in `original` at `offset`, `len` bytes long (a member of a `.b2z`
+    /// store, say), edited, to `out`: the new header, the chunks copied from `original`, the new
+    /// trailer. Returns the changes and the new frame's length. `original` is read only; it is
+    /// what [`replace_file`] gives its writer, for a caller that rewrites the container.
+    ///
+    /// ```
+    /// use metalayer::frame::edit::{replace_file, Edit, EditError, WriteOptions};
+    /// use metalayer::frame::read_frame;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("metalayer-member-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let path = dir.join("a.b2nd");
+    /// let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// std::fs::copy(fixture, &path).unwrap();
+    /// // The whole file is the frame here: 315 bytes at byte 0. A store's writer would copy the
+    /// // other members around it and rewrite the zip's records.
+    /// let edit = Edit::new().vlmeta("k", b"\x01");
+    /// let (changes, len) = replace_file(&path, &WriteOptions::new(), |original, new| {
+    ///     edit.write_frame_at(original, 0, 315, new)
+    /// })?;
+    /// assert_eq!((changes.len(), len), (1, std::fs::metadata(&path).unwrap().len()));
+    /// assert_eq!(read_frame(&path)?.vlmetalayers[0].name, "k");
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn write_frame_at(
         &self,
-        path: impl AsRef<Path>,
+        original: &Original<'_>,
         offset: u64,
         len: u64,
         out: &mut dyn Write,
     ) -> Result<(Vec<Changed>, u64), EditError> {
-        let path = path.as_ref();
-        let bytes = super::read_frame_bytes_at(path, offset, len)?;
+        let path = original.path();
+        let bytes = super::io::read_frame_bytes_file_at(original.file(), path, offset, len)?;
         let plan = self.plan_bytes(&bytes)?;
-        let write_error = |source| EditError::Write {
-            path: path.to_path_buf(),
-            source,
-        };
         let (start, end) = plan.body;
-        out.write_all(&plan.header).map_err(write_error)?;
-        let mut source = std::fs::File::open(path).map_err(write_error)?;
+        out.write_all(&plan.header).map_err(|e| EditError::write(path, e))?;
         let body = (offset.saturating_add(start), offset.saturating_add(end));
-        replace::copy_range(&mut source, out, body).map_err(write_error)?;
-        out.write_all(&plan.trailer).map_err(write_error)?;
+        replace::copy_range(original.file(), out, body).map_err(|e| EditError::write(path, e))?;
+        out.write_all(&plan.trailer).map_err(|e| EditError::write(path, e))?;
         let written = wide(plan.header.len())
             .saturating_add(end.saturating_sub(start))
             .saturating_add(wide(plan.trailer.len()));
@@ -399,20 +445,18 @@ impl Edit {
         Ok(self.plan_bytes(&bytes)?.changes)
     }
 
-    /// [`write`](Self::write), with failures injected.
-    fn write_with(&self, path: &Path, faults: &mut Faults) -> Result<Vec<Changed>, EditError> {
-        let (file, _) = super::io::frame_file(path)?;
-        // A link is followed: the file it names is replaced, and the link kept.
-        let file = std::fs::canonicalize(&file).map_err(|e| FrameError::io(&file, e))?;
-        let bytes = super::read_frame_bytes(&file)?;
-        let plan = self.plan_bytes(&bytes)?;
-        let frame = NewFrame {
-            header: &plan.header,
-            body: plan.body,
-            trailer: &plan.trailer,
-        };
-        replace::replace(&file, &frame, faults)?;
-        Ok(plan.changes)
+    /// [`write_with`](Self::write_with), with failures injected.
+    fn write_faulted(&self, path: &Path, options: &WriteOptions, faults: &mut Faults) -> Result<Vec<Changed>, EditError> {
+        let (file, sparse_dir) = super::io::frame_file(path)?;
+        replace::replace_with(&file, options, faults, |original, new, faults| {
+            let bytes = super::io::read_frame_bytes_file(original.file(), original.path(), sparse_dir)?;
+            let plan = self.plan_bytes(&bytes)?;
+            let write_error = |e| EditError::write(original.path(), e);
+            replace::write_piece(new, &plan.header, faults).map_err(write_error)?;
+            replace::copy_body(original.file(), new, plan.body, faults).map_err(write_error)?;
+            replace::write_piece(new, &plan.trailer, faults).map_err(write_error)?;
+            Ok(plan.changes)
+        })
     }
 
     /// The plan for a frame read from a file.

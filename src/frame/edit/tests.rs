@@ -200,7 +200,7 @@ fn a_failure_at_any_write_leaves_the_old_file_or_the_new_one() {
             piece: 64,
             ..Faults::default()
         };
-        edit.write_with(&path, &mut clean).unwrap();
+        edit.write_faulted(&path, &WriteOptions::new(), &mut clean).unwrap();
         assert_eq!(fs::read(&path).unwrap(), new, "{source}");
         assert!(clean.steps > 4, "{source}: {} steps", clean.steps);
         for crash in [false, true] {
@@ -212,7 +212,7 @@ fn a_failure_at_any_write_leaves_the_old_file_or_the_new_one() {
                     piece: 64,
                     ..Faults::default()
                 };
-                let result = edit.write_with(&path, &mut faults);
+                let result = edit.write_faulted(&path, &WriteOptions::new(), &mut faults);
                 let found = fs::read(&path).unwrap();
                 let what = format!("{source}: failure at step {fail_at} of {}, crash {crash}", clean.steps);
                 assert!(result.is_err(), "{what}");
@@ -259,12 +259,13 @@ fn replace_file_leaves_the_old_file_or_the_new_one() {
                     crash,
                     ..Faults::default()
                 };
-                let result = replace::replace_file_with(&path, &mut faults, |file| {
-                    file.write_all(b"ne")?;
+                let result = replace::replace_with(&path, &WriteOptions::new(), &mut faults, |original, file, _| {
+                    let write = |e| EditError::write(original.path(), e);
+                    file.write_all(b"ne").map_err(write)?;
                     if write_fails {
-                        return Err(std::io::Error::other("a failed write"));
+                        return Err(EditError::write(original.path(), std::io::Error::other("a failed write")));
                     }
-                    file.write_all(b"w")
+                    file.write_all(b"w").map_err(write)
                 });
                 let what = format!("fail at {fail_at:?}, the caller's write failing {write_fails}, crash {crash}");
                 let found = fs::read(&path).unwrap();
@@ -327,5 +328,268 @@ fn a_symbolic_link_is_followed_and_kept() {
         parse_frame(&fs::read(&target).unwrap()).unwrap().vlmetalayers[0].name,
         "k"
     );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The names in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn an_entry_at_the_temp_name_is_never_removed() {
+    // The first name the editor tries is taken by an entry it did not make: a file, a directory,
+    // and a symbolic link to a file elsewhere. It picks another name, edits, and leaves the entry.
+    let dir = scratch("planted");
+    let path = dir.join("frame.b2nd");
+    let elsewhere = dir.join("elsewhere");
+    fs::write(&elsewhere, b"someone's").unwrap();
+    let planted = ".frame.b2nd.planted0000.edit";
+    let plants: [&dyn Fn(&Path); 3] = [
+        &|at| fs::write(at, b"someone else's").unwrap(),
+        &|at| fs::create_dir(at).unwrap(),
+        &|at| {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(&elsewhere, at).unwrap();
+            #[cfg(not(unix))]
+            fs::write(at, b"someone else's").unwrap();
+        },
+    ];
+    for plant in plants {
+        fs::write(&path, fixture("blosc2-4/meta_user.b2nd")).unwrap();
+        let at = dir.join(planted);
+        plant(&at);
+        let before = fs::symlink_metadata(&at).unwrap();
+        let mut faults = Faults {
+            forced_name: Some(planted.into()),
+            ..Faults::default()
+        };
+        Edit::new()
+            .vlmeta("k", b"\x01")
+            .write_faulted(&path, &WriteOptions::new(), &mut faults)
+            .unwrap();
+        assert_eq!(parse_frame(&fs::read(&path).unwrap()).unwrap().vlmetalayers[0].name, "k");
+        let after = fs::symlink_metadata(&at).unwrap();
+        assert_eq!(before.file_type(), after.file_type());
+        if after.is_file() {
+            assert_eq!(fs::read(&at).unwrap(), b"someone else's");
+        }
+        assert_eq!(names_in(&dir), [planted, "elsewhere", "frame.b2nd"]);
+        // A failed edit, too, removes its own file and not the planted one.
+        let mut faults = Faults {
+            forced_name: Some(planted.into()),
+            fail_at: Some(1),
+            ..Faults::default()
+        };
+        let failed = Edit::new()
+            .vlmeta("k", b"\x02")
+            .write_faulted(&path, &WriteOptions::new(), &mut faults);
+        assert!(failed.is_err());
+        assert_eq!(names_in(&dir), [planted, "elsewhere", "frame.b2nd"]);
+        assert_eq!(fs::read(&elsewhere).unwrap(), b"someone's");
+        if after.is_dir() {
+            fs::remove_dir(&at).unwrap();
+        } else {
+            fs::remove_file(&at).unwrap();
+        }
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_second_edit_waits_for_the_lock_then_gives_up_naming_the_holder() {
+    let dir = scratch("locked");
+    let path = dir.join("frame.b2nd");
+    let old = fixture("blosc2-4/meta_user.b2nd");
+    fs::write(&path, &old).unwrap();
+    let holder = fs::File::open(&path).unwrap();
+    holder.lock().unwrap();
+    let options = WriteOptions::new().wait(std::time::Duration::from_millis(200));
+    let started = std::time::Instant::now();
+    let err = Edit::new().vlmeta("k", b"\x01").write_with(&path, &options).unwrap_err();
+    assert!(started.elapsed() >= std::time::Duration::from_millis(200));
+    let EditError::Locked { holder: Some(h), .. } = &err else {
+        panic!("{err:?}")
+    };
+    // This process holds it, through another handle.
+    assert_eq!(h.pid, std::process::id());
+    let message = err.to_string();
+    assert!(
+        message.starts_with(&format!("{} is locked by another edit, process {}", path.canonicalize().unwrap().display(), h.pid)),
+        "{message}"
+    );
+    assert!(message.contains("gave up after waiting 0.2 s"), "{message}");
+    assert_eq!(fs::read(&path).unwrap(), old);
+    assert_eq!(names_in(&dir), ["frame.b2nd"]);
+    // Released while the edit waits: it goes on.
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        drop(holder);
+    });
+    Edit::new()
+        .vlmeta("k", b"\x01")
+        .write_with(&path, &WriteOptions::new().wait(std::time::Duration::from_secs(10)))
+        .unwrap();
+    release.join().unwrap();
+    assert_eq!(parse_frame(&fs::read(&path).unwrap()).unwrap().vlmetalayers[0].name, "k");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_edit_that_waited_edits_the_file_the_holder_renamed_in() {
+    // The holder replaces the file (as an edit does) before it lets go: the waiting edit must
+    // not write over the new file from the old one's bytes.
+    let dir = scratch("renamed-in");
+    let path = dir.join("frame.b2nd");
+    fs::write(&path, fixture("blosc2-4/meta_user.b2nd")).unwrap();
+    let holder = fs::File::open(&path).unwrap();
+    holder.lock().unwrap();
+    let (path2, dir2) = (path.clone(), dir.clone());
+    let other = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let theirs = Edit::new()
+            .vlmeta("theirs", b"\x01")
+            .apply(&fs::read(&path2).unwrap())
+            .unwrap()
+            .frame;
+        let new = dir2.join("their-new-file");
+        fs::write(&new, theirs).unwrap();
+        fs::rename(&new, &path2).unwrap();
+        drop(holder);
+    });
+    Edit::new().vlmeta("ours", b"\x02").write(&path).unwrap();
+    other.join().unwrap();
+    let names: Vec<String> = parse_frame(&fs::read(&path).unwrap())
+        .unwrap()
+        .vlmetalayers
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
+    assert_eq!(names, ["theirs", "ours"]);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_file_changed_by_a_writer_that_takes_no_lock_is_read_again() {
+    let dir = scratch("unlocked-writer");
+    let path = dir.join("frame.b2nd");
+    let old = fixture("blosc2-4/meta_user.b2nd");
+    // Once: the edit starts again on what the other writer left (here, bytes after frame_len,
+    // which the edit then drops: readers never see them).
+    fs::write(&path, &old).unwrap();
+    let mut once = true;
+    let mut faults = Faults {
+        before_rename: Some(std::boxed::Box::new(move |p: &Path| {
+            if std::mem::take(&mut once) {
+                let mut f = fs::OpenOptions::new().append(true).open(p).unwrap();
+                std::io::Write::write_all(&mut f, b"tail").unwrap();
+            }
+        })),
+        ..Faults::default()
+    };
+    Edit::new()
+        .vlmeta("k", b"\x01")
+        .write_faulted(&path, &WriteOptions::new(), &mut faults)
+        .unwrap();
+    assert_eq!(
+        fs::read(&path).unwrap(),
+        Edit::new().vlmeta("k", b"\x01").apply(&old).unwrap().frame
+    );
+    assert_eq!(names_in(&dir), ["frame.b2nd"]);
+    // Always: the edit gives up, and leaves what the other writer wrote.
+    fs::write(&path, &old).unwrap();
+    let mut faults = Faults {
+        before_rename: Some(std::boxed::Box::new(|p: &Path| {
+            let mut f = fs::OpenOptions::new().append(true).open(p).unwrap();
+            std::io::Write::write_all(&mut f, b"x").unwrap();
+        })),
+        ..Faults::default()
+    };
+    let err = Edit::new()
+        .vlmeta("k", b"\x01")
+        .write_faulted(&path, &WriteOptions::new(), &mut faults)
+        .unwrap_err();
+    assert!(matches!(err, EditError::Changed { tries, .. } if tries == MAX_RESTARTS + 1), "{err:?}");
+    let mut expected = old.clone();
+    expected.extend(std::iter::repeat_n(b'x', MAX_RESTARTS + 1));
+    assert_eq!(fs::read(&path).unwrap(), expected);
+    assert_eq!(names_in(&dir), ["frame.b2nd"]);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_file_system_that_refuses_locks_is_said_and_lock_false_edits() {
+    let dir = scratch("no-locks");
+    let path = dir.join("frame.b2nd");
+    let old = fixture("blosc2-4/meta_user.b2nd");
+    fs::write(&path, &old).unwrap();
+    // ENOLCK, as some NFS mounts answer.
+    let enolck = 37;
+    let mut faults = Faults {
+        lock_error: Some(enolck),
+        ..Faults::default()
+    };
+    let edit = Edit::new().vlmeta("k", b"\x01");
+    let err = edit.write_faulted(&path, &WriteOptions::new(), &mut faults).unwrap_err();
+    assert!(matches!(&err, EditError::Lock { source, .. } if source.raw_os_error() == Some(enolck)));
+    assert!(err.to_string().ends_with("(the file system may not support locks)"), "{err}");
+    assert_eq!(fs::read(&path).unwrap(), old);
+    let mut faults = Faults {
+        lock_error: Some(enolck),
+        ..Faults::default()
+    };
+    edit.write_faulted(&path, &WriteOptions::new().lock(false), &mut faults)
+        .unwrap();
+    assert_eq!(fs::read(&path).unwrap(), edit.apply(&old).unwrap().frame);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_at_once() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("pipe.b2nd");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let started = std::time::Instant::now();
+    let edit = Edit::new().vlmeta("k", b"\x01");
+    for result in [edit.write(&fifo), edit.preview(&fifo)] {
+        let err = result.unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{} is a FIFO, not a regular file: only frame files and sparse-frame directories are read",
+                fifo.display()
+            )
+        );
+    }
+    let replaced = replace_file(&fifo, &WriteOptions::new(), |_, _| Ok::<(), EditError>(()));
+    assert!(matches!(replaced, Err(EditError::Frame(_))));
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    assert_eq!(names_in(&dir), ["pipe.b2nd"]);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn the_new_file_keeps_the_mode_and_the_extended_attributes() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("metadata");
+    let path = dir.join("frame.b2nd");
+    fs::write(&path, fixture("blosc2-4/meta_user.b2nd")).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+    // A user attribute, where the file system keeps them (tmpfs and ext4 do).
+    let xattrs = xattr::set(&path, "user.origin", b"lab 3").is_ok();
+    Edit::new().vlmeta("k", b"\x01").write(&path).unwrap();
+    let meta = fs::metadata(&path).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o7777, 0o640);
+    if xattrs {
+        assert_eq!(xattr::get(&path, "user.origin").unwrap().as_deref(), Some(&b"lab 3"[..]));
+    }
     fs::remove_dir_all(&dir).unwrap();
 }
