@@ -53,6 +53,8 @@ use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 use serde_json::{Map, Value};
 
+use metalayer::frame::edit::WriteOptions;
+
 use crate::output::{Out, Stop};
 use crate::schema::SchemaArg;
 
@@ -200,9 +202,17 @@ enum Command {
         /// the path of a schema file. Repeatable.
         #[arg(long, value_name = "SCHEMA", value_parser = SchemaArg::parse)]
         schema: Vec<SchemaArg>,
-        /// Print what would change, before and after, and write nothing.
+        /// Print what would change, before and after, and write nothing (and take no lock).
         #[arg(long)]
         dry_run: bool,
+        /// Wait at most SECONDS for a file another edit holds locked, then give up with exit
+        /// status 1 (0: try once).
+        #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_wait)]
+        wait: std::time::Duration,
+        /// Edit without locking the file, where the file system refuses locks (some NFS
+        /// mounts). Edits of one file at once may then lose one another's changes.
+        #[arg(long)]
+        no_lock: bool,
         /// Contiguous frame files, sparse-frame directories, or members of .b2z stores as
         /// store.b2z/member (the zip is rewritten).
         #[arg(required = true, value_name = "FILE")]
@@ -325,6 +335,15 @@ fn diagram(out: &mut Out, schema: &SchemaArg) -> Result<(), Stop> {
 }
 
 /// Prints the completion script for `shell`.
+/// `--wait SECONDS`: a number of seconds, not negative.
+fn parse_wait(text: &str) -> Result<std::time::Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, found {text:?}"))?;
+    std::time::Duration::try_from_secs_f64(seconds)
+        .map_err(|_| format!("expected a number of seconds from 0 up, found {text}"))
+}
+
 fn completions(out: &mut Out, shell: Shell) -> Result<(), Stop> {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "metalayer", &mut script);
@@ -425,6 +444,8 @@ fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
             delete_vlmeta,
             schema,
             dry_run,
+            wait,
+            no_lock,
             files,
         } => {
             let changes = set::Changes {
@@ -433,7 +454,13 @@ fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
                 delete: &delete_vlmeta,
                 schemas: &schema,
             };
-            set::run(out, &changes, &files, dry_run)?
+            let options = WriteOptions::new().wait(wait).lock(!no_lock);
+            let mode = if dry_run {
+                set::Mode::DryRun
+            } else {
+                set::Mode::Write(&options)
+            };
+            set::run(out, &changes, &files, mode)?
         }
         Command::Completions { shell } => completions(out, shell)?,
         Command::Schemas { json } => schemas(out, json)?,

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use metalayer::frame::edit::{Changed, Edit};
+use metalayer::frame::edit::{Changed, Edit, EditError, WriteOptions};
 #[cfg(feature = "inspect")]
 use metalayer::frame::read_frame_bytes_at;
 use metalayer::frame::{Frame, FrameMetalayer, Section, read_frame};
@@ -72,9 +72,18 @@ pub fn repeated_name(changes: &Changes<'_>) -> Option<String> {
     None
 }
 
-/// Runs `set` on every file: each is edited (or, with `dry_run`, read) and reported; failures
+/// Whether `set` writes, and how it locks.
+#[derive(Debug, Clone, Copy)]
+pub enum Mode<'a> {
+    /// `--dry-run`: read only, no lock.
+    DryRun,
+    /// Each file replaced under a lock, as the options say.
+    Write(&'a WriteOptions),
+}
+
+/// Runs `set` on every file: each is edited (or, in a dry run, read) and reported; failures
 /// are reported on stderr and the other files still edited.
-pub fn run(out: &mut Out, changes: &Changes<'_>, files: &[PathBuf], dry_run: bool) -> Result<(), Stop> {
+pub fn run(out: &mut Out, changes: &Changes<'_>, files: &[PathBuf], mode: Mode<'_>) -> Result<(), Stop> {
     let mut layouts = Vec::with_capacity(changes.schemas.len());
     for schema in changes.schemas {
         match schema.load() {
@@ -91,7 +100,7 @@ pub fn run(out: &mut Out, changes: &Changes<'_>, files: &[PathBuf], dry_run: boo
         registry: &registry,
     };
     for file in files {
-        match edit_one(&typing, changes, file, dry_run) {
+        match edit_one(&typing, changes, file, mode) {
             Ok(lines) => out.print(&lines)?,
             Err(message) => out.error(format_args!("{}: {message}", file.display())),
         }
@@ -158,20 +167,32 @@ impl Target {
         }
     }
 
-    fn apply(&self, file: &Path, edit: &Edit, dry_run: bool) -> Result<Vec<Changed>, String> {
-        match (self, dry_run) {
-            (Target::File, true) => edit.preview(file).map_err(|e| chain(&e)),
-            (Target::File, false) => edit.write(file).map_err(|e| chain(&e)),
+    fn apply(&self, file: &Path, edit: &Edit, mode: Mode<'_>) -> Result<Vec<Changed>, String> {
+        match (self, mode) {
+            (Target::File, Mode::DryRun) => edit.preview(file).map_err(|e| chain(&e)),
+            (Target::File, Mode::Write(options)) => edit.write_with(file, options).map_err(|e| explained(&e)),
             #[cfg(feature = "inspect")]
-            (Target::Member(zip, m), true) => edit.preview_at(zip, m.offset, m.size).map_err(|e| chain(&e)),
+            (Target::Member(zip, m), Mode::DryRun) => edit.preview_at(zip, m.offset, m.size).map_err(|e| chain(&e)),
             #[cfg(feature = "inspect")]
-            (Target::Member(zip, m), false) => crate::store_edit::edit_member(zip, m, edit),
+            (Target::Member(zip, m), Mode::Write(options)) => {
+                crate::store_edit::edit_member(zip, &m.name, edit, options)
+            }
         }
     }
 }
 
+/// An edit's error, with what the command's options can do about it.
+pub fn explained(e: &EditError) -> String {
+    let hint = match e {
+        EditError::Locked { .. } => "; --wait SECONDS waits longer",
+        EditError::Lock { .. } => "; --no-lock edits without a lock, where no other process edits the file",
+        _ => "",
+    };
+    format!("{}{hint}", chain(e))
+}
+
 /// Edits one file; the report's lines.
-fn edit_one(typing: &Typing<'_>, changes: &Changes<'_>, file: &Path, dry_run: bool) -> Result<String, String> {
+fn edit_one(typing: &Typing<'_>, changes: &Changes<'_>, file: &Path, mode: Mode<'_>) -> Result<String, String> {
     let target = Target::of(file)?;
     let frame = target.read(file)?;
     let mut edit = Edit::new();
@@ -195,11 +216,14 @@ fn edit_one(typing: &Typing<'_>, changes: &Changes<'_>, file: &Path, dry_run: bo
         edit = edit.delete_vlmeta(name.clone());
         shown.push((name.clone(), typing.vlmeta(name)));
     }
-    let done = target.apply(file, &edit, dry_run)?;
+    let done = target.apply(file, &edit, mode)?;
     let mut text = format!(
         "{}: {}\n",
         shown_name(&file.display().to_string()),
-        if dry_run { "would change (dry run)" } else { "changed" }
+        match mode {
+            Mode::DryRun => "would change (dry run)",
+            Mode::Write(_) => "changed",
+        }
     );
     for (change, (_, layout)) in done.iter().zip(&shown) {
         text.push_str(&line(change, *layout));

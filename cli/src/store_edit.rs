@@ -1,5 +1,7 @@
-//! `metalayer set store.b2z/member`: one member of a `.b2z` store edited. The zip is written
-//! anew beside the original and renamed over it (`metalayer::frame::edit::replace_file`): the
+//! `metalayer set store.b2z/member`: one member of a `.b2z` store edited. The zip is locked as a
+//! whole, written anew beside the original and renamed over it
+//! (`metalayer::frame::edit::replace_file`), so that edits of two members at once are made one
+//! after the other: the
 //! members before it copied, its local header with the new CRC-32 and sizes, its edited frame,
 //! the members after it copied, the central directory with the member's CRC-32 and sizes and the
 //! later members' offsets moved, the end record with the directory's offset moved.
@@ -11,7 +13,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use metalayer::frame::edit::{Changed, Edit, replace_file};
+use metalayer::frame::edit::{Changed, Edit, EditError, Original, WriteOptions, replace_file};
 
 use crate::store::{self, Entry, Member};
 
@@ -51,34 +53,47 @@ pub fn find_member(zip: &Path, name: &str) -> Result<Member, String> {
     }
 }
 
-/// Edits the member `m` of `zip`, rewriting the zip; the changes made.
-pub fn edit_member(zip: &Path, m: &Member, edit: &Edit) -> Result<Vec<Changed>, String> {
-    let layout = store::layout(zip).map_err(|e| e.to_string())?;
-    if layout.zip64 {
-        return Err("a zip64 store is not rewritten; its members are read only".to_owned());
+/// Why a member could not be edited: the edit's own error, or the zip's.
+struct Refusal(String);
+
+impl From<EditError> for Refusal {
+    fn from(e: EditError) -> Self {
+        Refusal(crate::set::explained(&e))
     }
-    let Some(&(_, flags, _)) = layout.entries.iter().find(|(_, _, at)| *at == m.header_offset) else {
-        return Err(format!(
-            "no central directory entry for the member at byte {}",
-            m.header_offset
-        ));
-    };
-    if flags & DATA_DESCRIPTOR != 0 {
-        return Err(format!(
-            "the member at byte {} has a data descriptor; such a member is not rewritten",
-            m.header_offset
-        ));
-    }
-    let mut changes = Vec::new();
-    replace_file(zip, |out| {
-        let mut source = File::open(zip)?;
-        let (crc, len) = write_member(&mut source, out, zip, m, edit, &mut changes)?;
+}
+
+/// Edits the member `name` of `zip`, rewriting the zip under its lock; the changes made. The
+/// member is found again once the zip is locked, in the zip as it is then.
+pub fn edit_member(zip: &Path, name: &str, edit: &Edit, options: &WriteOptions) -> Result<Vec<Changed>, String> {
+    replace_file(zip, options, |original, out| {
+        let path = original.path();
+        let refused = |message: String| Refusal(format!("{}: {message}", path.display()));
+        let m = find_member(path, name).map_err(refused)?;
+        let layout = store::layout(path).map_err(|e| refused(e.to_string()))?;
+        if layout.zip64 {
+            return Err(refused("a zip64 store is not rewritten; its members are read only".to_owned()));
+        }
+        let Some(&(_, flags, _)) = layout.entries.iter().find(|(_, _, at)| *at == m.header_offset) else {
+            return Err(refused(format!(
+                "no central directory entry for the member at byte {}",
+                m.header_offset
+            )));
+        };
+        if flags & DATA_DESCRIPTOR != 0 {
+            return Err(refused(format!(
+                "the member at byte {} has a data descriptor; such a member is not rewritten",
+                m.header_offset
+            )));
+        }
+        let write = |e: io::Error| Refusal::from(EditError::write(path, e));
+        let mut source = original.file().try_clone().map_err(write)?;
+        let (crc, len, changes) = write_member(&mut source, out, original, &m, edit)?;
         let delta = i128::from(len) - i128::from(m.size);
-        copy(&mut source, out, m.offset + m.size, layout.offset)?;
-        write_directory(&mut source, out, &layout, m, (crc, len), delta)
+        copy(&mut source, out, m.offset + m.size, layout.offset).map_err(write)?;
+        write_directory(&mut source, out, &layout, &m, (crc, len), delta).map_err(write)?;
+        Ok(changes)
     })
-    .map_err(|e| e.to_string())?;
-    Ok(changes)
+    .map_err(|Refusal(message)| message)
 }
 
 /// Copies `start..end` of `source` to `out`.
@@ -94,33 +109,32 @@ fn copy(source: &mut File, out: &mut File, start: u64, end: u64) -> io::Result<(
     Ok(())
 }
 
-/// The members before `m`, its local header and its edited frame; its CRC-32 and length.
+/// The members before `m`, its local header and its edited frame; its CRC-32, its length and
+/// the changes made.
 fn write_member(
     source: &mut File,
     out: &mut File,
-    zip: &Path,
+    original: &Original<'_>,
     m: &Member,
     edit: &Edit,
-    changes: &mut Vec<Changed>,
-) -> io::Result<(u32, u64)> {
-    copy(source, out, 0, m.offset)?;
+) -> Result<(u32, u64, Vec<Changed>), Refusal> {
+    let write = |e: io::Error| Refusal::from(EditError::write(original.path(), e));
+    copy(source, out, 0, m.offset).map_err(write)?;
     let mut frame = Crc {
         out: &mut *out,
         hasher: crc32fast::Hasher::new(),
     };
-    let (made, len) = edit
-        .write_frame_at(zip, m.offset, m.size, &mut frame)
-        .map_err(|e| io::Error::other(e.to_string()))?;
+    let (changes, len) = edit.write_frame_at(original, m.offset, m.size, &mut frame)?;
     let crc = frame.hasher.finalize();
-    *changes = made;
-    let len32 = u32::try_from(len).map_err(|_| io::Error::other("the edited member needs zip64 sizes"))?;
+    let len32 = u32::try_from(len)
+        .map_err(|_| Refusal(format!("{}: the edited member needs zip64 sizes", original.path().display())))?;
     let mut fields = crc.to_le_bytes().to_vec();
     fields.extend_from_slice(&len32.to_le_bytes());
     fields.extend_from_slice(&len32.to_le_bytes());
-    out.seek(SeekFrom::Start(m.header_offset + LOCAL_CRC_AT))?;
-    out.write_all(&fields)?;
-    out.seek(SeekFrom::End(0))?;
-    Ok((crc, len))
+    out.seek(SeekFrom::Start(m.header_offset + LOCAL_CRC_AT)).map_err(write)?;
+    out.write_all(&fields).map_err(write)?;
+    out.seek(SeekFrom::End(0)).map_err(write)?;
+    Ok((crc, len, changes))
 }
 
 /// The central directory, `m`'s entry given its new CRC-32 and length and the later members'
