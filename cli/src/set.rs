@@ -1,6 +1,7 @@
 //! `metalayer set`: metalayers and vlmetalayers of frame files edited (`metalayer::frame::edit`),
 //! each file replaced atomically, or, with `--dry-run`, only shown.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use metalayer::frame::edit::{Changed, Edit, EditError, WriteOptions};
@@ -118,12 +119,12 @@ impl Typing<'_> {
     /// The layout of the metalayer `name`, whose stored content is `stored`: the `--schema`
     /// of its name, else the built-in layout of its name that reads the stored bytes; `None`
     /// for plain msgpack.
-    fn meta<'s>(&'s self, name: &str, stored: &'s [u8]) -> Result<Option<&'s Layout>, String> {
+    fn meta(&self, name: &str, stored: &[u8]) -> Result<Option<Cow<'_, Layout>>, String> {
         if let Some(layout) = self.layouts.iter().find(|l| l.metalayer == name) {
-            return Ok(Some(layout));
+            return Ok(Some(Cow::Borrowed(layout)));
         }
         match self.registry.select(name, stored) {
-            Selected::Decoded(typed) => Ok(Some(typed.layout())),
+            Selected::Decoded(typed) => Ok(Some(Cow::Owned(typed.layout().clone()))),
             Selected::Failed(error) => Err(format!(
                 "no built-in layout of {name} reads its stored bytes ({error}); give its layout with --schema"
             )),
@@ -143,42 +144,90 @@ impl Typing<'_> {
 enum Target {
     File,
     #[cfg(feature = "inspect")]
-    Member(PathBuf, crate::store::Member),
+    Member(PathBuf, String),
 }
 
 impl Target {
     #[cfg_attr(not(feature = "inspect"), allow(unused_variables))]
-    fn of(file: &Path) -> Result<Target, String> {
+    fn of(file: &Path) -> Target {
         #[cfg(feature = "inspect")]
         if let Some((zip, name)) = crate::store_edit::member_path(file) {
-            let member = crate::store_edit::find_member(&zip, &name).map_err(|e| format!("{}: {e}", zip.display()))?;
-            return Ok(Target::Member(zip, member));
+            return Target::Member(zip, name);
         }
-        Ok(Target::File)
+        Target::File
     }
+}
 
-    fn read(&self, file: &Path) -> Result<Frame, String> {
-        match self {
-            Target::File => read_frame(file).map_err(|e| chain(&e)),
-            #[cfg(feature = "inspect")]
-            Target::Member(zip, m) => read_frame_bytes_at(zip, m.offset, m.size)
+/// The edit of `changes`, typed by `frame` as it was read, and the layout each change is shown
+/// with.
+fn build<'t>(
+    typing: &'t Typing<'_>,
+    changes: &Changes<'_>,
+    frame: &Frame,
+) -> Result<(Edit, Vec<Option<Cow<'t, Layout>>>), String> {
+    let mut edit = Edit::new();
+    let mut shown = Vec::new();
+    for assign in changes.meta {
+        let stored = find(&frame.metalayers, &assign.name).map(|m| m.content.as_slice());
+        let layout = typing.meta(&assign.name, stored.unwrap_or_default())?;
+        edit = edit
+            .meta_json(assign.name.clone(), layout.as_deref(), &assign.value)
+            .map_err(|e| format!("meta {}: {e}", assign.name))?;
+        shown.push(layout);
+    }
+    for assign in changes.vlmeta {
+        let layout = typing.vlmeta(&assign.name);
+        edit = edit
+            .vlmeta_json(assign.name.clone(), layout, &assign.value)
+            .map_err(|e| format!("vlmeta {}: {e}", assign.name))?;
+        shown.push(layout.map(Cow::Borrowed));
+    }
+    for name in changes.delete {
+        edit = edit.delete_vlmeta(name.clone());
+        shown.push(typing.vlmeta(name).map(Cow::Borrowed));
+    }
+    Ok((edit, shown))
+}
+
+/// Edits one file; the report's lines. A store's member is found and read, and its edit built,
+/// once the store is locked: in the zip as it is then.
+fn edit_one(typing: &Typing<'_>, changes: &Changes<'_>, file: &Path, mode: Mode<'_>) -> Result<String, String> {
+    let build = |frame: &Frame| build(typing, changes, frame);
+    let (done, layouts) = match (Target::of(file), mode) {
+        (Target::File, mode) => {
+            let (edit, layouts) = build(&read_frame(file).map_err(|e| chain(&e))?)?;
+            let done = match mode {
+                Mode::DryRun => edit.preview(file).map_err(|e| chain(&e))?,
+                Mode::Write(options) => edit.write_with(file, options).map_err(|e| explained(&e))?,
+            };
+            (done, layouts)
+        }
+        #[cfg(feature = "inspect")]
+        (Target::Member(zip, name), Mode::DryRun) => {
+            let m = crate::store_edit::find_member(&zip, &name).map_err(|e| format!("{}: {e}", zip.display()))?;
+            let frame = read_frame_bytes_at(&zip, m.offset, m.size)
                 .and_then(|bytes| bytes.frame().map(|f| f.to_owned()))
-                .map_err(|e| chain(&e)),
+                .map_err(|e| chain(&e))?;
+            let (edit, layouts) = build(&frame)?;
+            (edit.preview_at(&zip, m.offset, m.size).map_err(|e| chain(&e))?, layouts)
         }
-    }
-
-    fn apply(&self, file: &Path, edit: &Edit, mode: Mode<'_>) -> Result<Vec<Changed>, String> {
-        match (self, mode) {
-            (Target::File, Mode::DryRun) => edit.preview(file).map_err(|e| chain(&e)),
-            (Target::File, Mode::Write(options)) => edit.write_with(file, options).map_err(|e| explained(&e)),
-            #[cfg(feature = "inspect")]
-            (Target::Member(zip, m), Mode::DryRun) => edit.preview_at(zip, m.offset, m.size).map_err(|e| chain(&e)),
-            #[cfg(feature = "inspect")]
-            (Target::Member(zip, m), Mode::Write(options)) => {
-                crate::store_edit::edit_member(zip, &m.name, edit, options)
-            }
+        #[cfg(feature = "inspect")]
+        (Target::Member(zip, name), Mode::Write(options)) => {
+            crate::store_edit::edit_member(&zip, &name, options, build)?
         }
+    };
+    let mut text = format!(
+        "{}: {}\n",
+        shown_name(&file.display().to_string()),
+        match mode {
+            Mode::DryRun => "would change (dry run)",
+            Mode::Write(_) => "changed",
+        }
+    );
+    for (change, layout) in done.iter().zip(&layouts) {
+        text.push_str(&line(change, layout.as_deref()));
     }
+    Ok(text)
 }
 
 /// An edit's error, with what the command's options can do about it.
@@ -189,46 +238,6 @@ pub fn explained(e: &EditError) -> String {
         _ => "",
     };
     format!("{}{hint}", chain(e))
-}
-
-/// Edits one file; the report's lines.
-fn edit_one(typing: &Typing<'_>, changes: &Changes<'_>, file: &Path, mode: Mode<'_>) -> Result<String, String> {
-    let target = Target::of(file)?;
-    let frame = target.read(file)?;
-    let mut edit = Edit::new();
-    let mut shown: Vec<(String, Option<&Layout>)> = Vec::new();
-    for assign in changes.meta {
-        let stored = find(&frame.metalayers, &assign.name).map(|m| m.content.as_slice());
-        let layout = typing.meta(&assign.name, stored.unwrap_or_default())?;
-        edit = edit
-            .meta_json(assign.name.clone(), layout, &assign.value)
-            .map_err(|e| format!("meta {}: {e}", assign.name))?;
-        shown.push((assign.name.clone(), layout));
-    }
-    for assign in changes.vlmeta {
-        let layout = typing.vlmeta(&assign.name);
-        edit = edit
-            .vlmeta_json(assign.name.clone(), layout, &assign.value)
-            .map_err(|e| format!("vlmeta {}: {e}", assign.name))?;
-        shown.push((assign.name.clone(), layout));
-    }
-    for name in changes.delete {
-        edit = edit.delete_vlmeta(name.clone());
-        shown.push((name.clone(), typing.vlmeta(name)));
-    }
-    let done = target.apply(file, &edit, mode)?;
-    let mut text = format!(
-        "{}: {}\n",
-        shown_name(&file.display().to_string()),
-        match mode {
-            Mode::DryRun => "would change (dry run)",
-            Mode::Write(_) => "changed",
-        }
-    );
-    for (change, (_, layout)) in done.iter().zip(&shown) {
-        text.push_str(&line(change, *layout));
-    }
-    Ok(text)
 }
 
 fn find<'f>(metalayers: &'f [FrameMetalayer], name: &str) -> Option<&'f FrameMetalayer> {

@@ -14,6 +14,9 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use metalayer::frame::edit::{Changed, Edit, EditError, Original, WriteOptions, replace_file};
+use metalayer::frame::{Frame, read_frame_bytes_at};
+
+use crate::output::chain;
 
 use crate::store::{self, Entry, Member};
 
@@ -62,16 +65,29 @@ impl From<EditError> for Refusal {
     }
 }
 
-/// Edits the member `name` of `zip`, rewriting the zip under its lock; the changes made. The
-/// member is found again once the zip is locked, in the zip as it is then.
-pub fn edit_member(zip: &Path, name: &str, edit: &Edit, options: &WriteOptions) -> Result<Vec<Changed>, String> {
+/// Edits the member `name` of `zip`, rewriting the zip under its lock, with the edit `build`
+/// makes from the member's frame; the changes made and what `build` gave beside the edit. The
+/// member is found and read once the zip is locked, in the zip as it is then.
+pub fn edit_member<T>(
+    zip: &Path,
+    name: &str,
+    options: &WriteOptions,
+    mut build: impl FnMut(&Frame) -> Result<(Edit, T), String>,
+) -> Result<(Vec<Changed>, T), String> {
     replace_file(zip, options, |original, out| {
         let path = original.path();
         let refused = |message: String| Refusal(format!("{}: {message}", path.display()));
         let m = find_member(path, name).map_err(refused)?;
+        let frame = read_frame_bytes_at(path, m.offset, m.size)
+            .and_then(|bytes| bytes.frame().map(|f| f.to_owned()))
+            .map_err(|e| Refusal(chain(&e)))?;
+        let (edit, made) = build(&frame).map_err(Refusal)?;
+        let edit = &edit;
         let layout = store::layout(path).map_err(|e| refused(e.to_string()))?;
         if layout.zip64 {
-            return Err(refused("a zip64 store is not rewritten; its members are read only".to_owned()));
+            return Err(refused(
+                "a zip64 store is not rewritten; its members are read only".to_owned(),
+            ));
         }
         let Some(&(_, flags, _)) = layout.entries.iter().find(|(_, _, at)| *at == m.header_offset) else {
             return Err(refused(format!(
@@ -91,7 +107,7 @@ pub fn edit_member(zip: &Path, name: &str, edit: &Edit, options: &WriteOptions) 
         let delta = i128::from(len) - i128::from(m.size);
         copy(&mut source, out, m.offset + m.size, layout.offset).map_err(write)?;
         write_directory(&mut source, out, &layout, &m, (crc, len), delta).map_err(write)?;
-        Ok(changes)
+        Ok((changes, made))
     })
     .map_err(|Refusal(message)| message)
 }
@@ -126,12 +142,17 @@ fn write_member(
     };
     let (changes, len) = edit.write_frame_at(original, m.offset, m.size, &mut frame)?;
     let crc = frame.hasher.finalize();
-    let len32 = u32::try_from(len)
-        .map_err(|_| Refusal(format!("{}: the edited member needs zip64 sizes", original.path().display())))?;
+    let len32 = u32::try_from(len).map_err(|_| {
+        Refusal(format!(
+            "{}: the edited member needs zip64 sizes",
+            original.path().display()
+        ))
+    })?;
     let mut fields = crc.to_le_bytes().to_vec();
     fields.extend_from_slice(&len32.to_le_bytes());
     fields.extend_from_slice(&len32.to_le_bytes());
-    out.seek(SeekFrom::Start(m.header_offset + LOCAL_CRC_AT)).map_err(write)?;
+    out.seek(SeekFrom::Start(m.header_offset + LOCAL_CRC_AT))
+        .map_err(write)?;
     out.write_all(&fields).map_err(write)?;
     out.seek(SeekFrom::End(0)).map_err(write)?;
     Ok((crc, len, changes))

@@ -433,7 +433,12 @@ pub(crate) fn read_frame_bytes_file(
 }
 
 /// [`read_frame_bytes_at`] through a file already open.
-pub(crate) fn read_frame_bytes_file_at(file: &File, path: &Path, offset: u64, len: u64) -> Result<FrameBytes, FrameError> {
+pub(crate) fn read_frame_bytes_file_at(
+    file: &File,
+    path: &Path,
+    offset: u64,
+    len: u64,
+) -> Result<FrameBytes, FrameError> {
     let io_error = |source| FrameError::io(path, source);
     let mut window = window_over(file, offset, len, &io_error)?;
     let mut bytes = read_frame_bytes_with(&mut window, &io_error, None)?;

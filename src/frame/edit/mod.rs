@@ -446,7 +446,12 @@ impl Edit {
     }
 
     /// [`write_with`](Self::write_with), with failures injected.
-    fn write_faulted(&self, path: &Path, options: &WriteOptions, faults: &mut Faults) -> Result<Vec<Changed>, EditError> {
+    fn write_faulted(
+        &self,
+        path: &Path,
+        options: &WriteOptions,
+        faults: &mut Faults,
+    ) -> Result<Vec<Changed>, EditError> {
         let (file, sparse_dir) = super::io::frame_file(path)?;
         replace::replace_with(&file, options, faults, |original, new, faults| {
             let bytes = super::io::read_frame_bytes_file(original.file(), original.path(), sparse_dir)?;

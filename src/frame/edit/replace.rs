@@ -332,7 +332,10 @@ pub(super) fn replace_with<T, E: From<EditError>>(
             // Another edit renamed a new file in while this one waited: start again on it.
             continue;
         }
-        let original = Original { file: &file, path: &path };
+        let original = Original {
+            file: &file,
+            path: &path,
+        };
         let mut temp = Temp::create(&path, &file, faults)?;
         let value = match write(&original, &mut temp.file, faults) {
             Ok(value) => value,

@@ -263,7 +263,10 @@ fn replace_file_leaves_the_old_file_or_the_new_one() {
                     let write = |e| EditError::write(original.path(), e);
                     file.write_all(b"ne").map_err(write)?;
                     if write_fails {
-                        return Err(EditError::write(original.path(), std::io::Error::other("a failed write")));
+                        return Err(EditError::write(
+                            original.path(),
+                            std::io::Error::other("a failed write"),
+                        ));
                     }
                     file.write_all(b"w").map_err(write)
                 });
@@ -373,7 +376,10 @@ fn an_entry_at_the_temp_name_is_never_removed() {
             .vlmeta("k", b"\x01")
             .write_faulted(&path, &WriteOptions::new(), &mut faults)
             .unwrap();
-        assert_eq!(parse_frame(&fs::read(&path).unwrap()).unwrap().vlmetalayers[0].name, "k");
+        assert_eq!(
+            parse_frame(&fs::read(&path).unwrap()).unwrap().vlmetalayers[0].name,
+            "k"
+        );
         let after = fs::symlink_metadata(&at).unwrap();
         assert_eq!(before.file_type(), after.file_type());
         if after.is_file() {
@@ -411,7 +417,10 @@ fn a_second_edit_waits_for_the_lock_then_gives_up_naming_the_holder() {
     holder.lock().unwrap();
     let options = WriteOptions::new().wait(std::time::Duration::from_millis(200));
     let started = std::time::Instant::now();
-    let err = Edit::new().vlmeta("k", b"\x01").write_with(&path, &options).unwrap_err();
+    let err = Edit::new()
+        .vlmeta("k", b"\x01")
+        .write_with(&path, &options)
+        .unwrap_err();
     assert!(started.elapsed() >= std::time::Duration::from_millis(200));
     let EditError::Locked { holder: Some(h), .. } = &err else {
         panic!("{err:?}")
@@ -420,7 +429,11 @@ fn a_second_edit_waits_for_the_lock_then_gives_up_naming_the_holder() {
     assert_eq!(h.pid, std::process::id());
     let message = err.to_string();
     assert!(
-        message.starts_with(&format!("{} is locked by another edit, process {}", path.canonicalize().unwrap().display(), h.pid)),
+        message.starts_with(&format!(
+            "{} is locked by another edit, process {}",
+            path.canonicalize().unwrap().display(),
+            h.pid
+        )),
         "{message}"
     );
     assert!(message.contains("gave up after waiting 0.2 s"), "{message}");
@@ -436,7 +449,10 @@ fn a_second_edit_waits_for_the_lock_then_gives_up_naming_the_holder() {
         .write_with(&path, &WriteOptions::new().wait(std::time::Duration::from_secs(10)))
         .unwrap();
     release.join().unwrap();
-    assert_eq!(parse_frame(&fs::read(&path).unwrap()).unwrap().vlmetalayers[0].name, "k");
+    assert_eq!(
+        parse_frame(&fs::read(&path).unwrap()).unwrap().vlmetalayers[0].name,
+        "k"
+    );
     fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -514,7 +530,10 @@ fn a_file_changed_by_a_writer_that_takes_no_lock_is_read_again() {
         .vlmeta("k", b"\x01")
         .write_faulted(&path, &WriteOptions::new(), &mut faults)
         .unwrap_err();
-    assert!(matches!(err, EditError::Changed { tries, .. } if tries == MAX_RESTARTS + 1), "{err:?}");
+    assert!(
+        matches!(err, EditError::Changed { tries, .. } if tries == MAX_RESTARTS + 1),
+        "{err:?}"
+    );
     let mut expected = old.clone();
     expected.extend(std::iter::repeat_n(b'x', MAX_RESTARTS + 1));
     assert_eq!(fs::read(&path).unwrap(), expected);
@@ -535,9 +554,14 @@ fn a_file_system_that_refuses_locks_is_said_and_lock_false_edits() {
         ..Faults::default()
     };
     let edit = Edit::new().vlmeta("k", b"\x01");
-    let err = edit.write_faulted(&path, &WriteOptions::new(), &mut faults).unwrap_err();
+    let err = edit
+        .write_faulted(&path, &WriteOptions::new(), &mut faults)
+        .unwrap_err();
     assert!(matches!(&err, EditError::Lock { source, .. } if source.raw_os_error() == Some(enolck)));
-    assert!(err.to_string().ends_with("(the file system may not support locks)"), "{err}");
+    assert!(
+        err.to_string().ends_with("(the file system may not support locks)"),
+        "{err}"
+    );
     assert_eq!(fs::read(&path).unwrap(), old);
     let mut faults = Faults {
         lock_error: Some(enolck),
@@ -589,7 +613,10 @@ fn the_new_file_keeps_the_mode_and_the_extended_attributes() {
     let meta = fs::metadata(&path).unwrap();
     assert_eq!(meta.permissions().mode() & 0o7777, 0o640);
     if xattrs {
-        assert_eq!(xattr::get(&path, "user.origin").unwrap().as_deref(), Some(&b"lab 3"[..]));
+        assert_eq!(
+            xattr::get(&path, "user.origin").unwrap().as_deref(),
+            Some(&b"lab 3"[..])
+        );
     }
     fs::remove_dir_all(&dir).unwrap();
 }

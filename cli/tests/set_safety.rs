@@ -1,0 +1,285 @@
+//! `metalayer set` loses nothing: a process killed at any point leaves the old file or the new
+//! one and at most one temp file; a second edit waits for the first's lock or gives up naming
+//! it; entries at temp names it did not make survive; FIFOs are refused at once; a link to a
+//! store is edited at its target. (Racing processes: `cblosc2/tests/races.rs`.)
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{BIN, fixture, run, scratch, stderr};
+use metalayer::frame::edit::Edit;
+use metalayer::frame::parse_frame;
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A frame of about 12 MB: a fixture with six vlmetalayers of 2 MiB that do not compress
+/// (msgpack bin32 of pseudo-random bytes), so that an edit takes a while to copy it.
+fn large_frame() -> Vec<u8> {
+    let mut edit = Edit::new();
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    for k in 0..6 {
+        let mut value = vec![0xc6];
+        value.extend_from_slice(&(2u32 << 20).to_be_bytes());
+        for _ in 0..(2 << 20) / 8 {
+            // xorshift64
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            value.extend_from_slice(&state.to_le_bytes());
+        }
+        edit = edit.vlmeta(format!("blob{k}"), value);
+    }
+    let source = std::fs::read(fixture("files/blosc2-4/meta_user.b2nd")).expect("fixture");
+    edit.apply(&source).expect("the large frame").frame
+}
+
+#[test]
+fn a_set_killed_at_any_point_leaves_the_old_file_or_the_new_one() {
+    let dir = scratch("set-killed");
+    let path = dir.join("large.b2nd");
+    let old = large_frame();
+    let new = Edit::new()
+        .delete_vlmeta("blob3")
+        .vlmeta("k", b"\x01".to_vec())
+        .apply(&old)
+        .expect("the edit")
+        .frame;
+    let set = |path: &Path| {
+        Command::new(BIN)
+            .args(["set", "--delete-vlmeta", "blob3", "--vlmeta", "k=1"])
+            .arg(path)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("metalayer starts")
+    };
+    // How long a whole edit takes here.
+    std::fs::write(&path, &old).expect("write");
+    let started = Instant::now();
+    assert!(set(&path).wait().expect("runs").success());
+    let whole = started.elapsed();
+    assert_eq!(std::fs::read(&path).expect("read"), new);
+    // Kill it at points spread over that time (and a little past it), many times.
+    let kills = 30;
+    let (mut old_seen, mut new_seen, mut strays) = (0, 0, 0);
+    for i in 0..kills {
+        std::fs::write(&path, &old).expect("write");
+        let mut child = set(&path);
+        std::thread::sleep(whole.mul_f64(f64::from(i) / f64::from(kills) * 1.2));
+        child.kill().expect("SIGKILL");
+        child.wait().expect("reaped");
+        let found = std::fs::read(&path).expect("read");
+        assert!(
+            found == old || found == new,
+            "kill {i}: neither the old frame nor the new one"
+        );
+        parse_frame(&found).expect("the reader reads it");
+        if found == old {
+            old_seen += 1;
+        } else {
+            new_seen += 1;
+        }
+        let left: Vec<String> = names(&dir).into_iter().filter(|n| n != "large.b2nd").collect();
+        assert!(left.len() <= 1, "kill {i}: {left:?}");
+        for name in left {
+            assert!(name.starts_with(".large.b2nd.") && name.ends_with(".edit"), "{name}");
+            std::fs::remove_file(dir.join(name)).expect("remove");
+            strays += 1;
+        }
+    }
+    // The kills fell before and after the rename, and some in the middle of the copy.
+    assert!(
+        old_seen > 0 && new_seen > 0 && strays > 0,
+        "{old_seen} {new_seen} {strays}"
+    );
+    std::fs::remove_dir_all(&dir).expect("clean");
+}
+
+#[test]
+fn a_second_set_waits_for_the_lock_then_gives_up_naming_the_holder() {
+    let dir = scratch("set-locked");
+    let path = dir.join("meta_user.b2nd");
+    std::fs::copy(fixture("files/blosc2-4/meta_user.b2nd"), &path).expect("copy");
+    let old = std::fs::read(&path).expect("read");
+    let holder = std::fs::File::open(&path).expect("open");
+    holder.lock().expect("lock");
+    let started = Instant::now();
+    let out = run(&[
+        Path::new("set"),
+        Path::new("--wait"),
+        Path::new("0.3"),
+        Path::new("--vlmeta"),
+        Path::new("k=1"),
+        &path,
+    ]);
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    assert_eq!(out.status.code(), Some(1));
+    let message = stderr(&out);
+    let real = path.canonicalize().expect("real path");
+    assert!(
+        message.contains(&format!(
+            "{} is locked by another edit, process {}",
+            real.display(),
+            std::process::id()
+        )),
+        "{message}"
+    );
+    assert!(
+        message.contains("gave up after waiting 0.3 s; --wait SECONDS waits longer"),
+        "{message}"
+    );
+    assert_eq!(std::fs::read(&path).expect("read"), old);
+    // With the default wait, it goes on once the lock is let go.
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        drop(holder);
+    });
+    let out = run(&[Path::new("set"), Path::new("--vlmeta"), Path::new("k=1"), &path]);
+    release.join().expect("joined");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // A dry run takes no lock.
+    let holder = std::fs::File::open(&path).expect("open");
+    holder.lock().expect("lock");
+    let out = run(&[
+        Path::new("set"),
+        Path::new("--dry-run"),
+        Path::new("--wait"),
+        Path::new("0"),
+        Path::new("--vlmeta"),
+        Path::new("k=2"),
+        &path,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    drop(holder);
+    std::fs::remove_dir_all(&dir).expect("clean");
+}
+
+#[test]
+fn entries_at_temp_names_are_never_removed() {
+    // Entries at the names the editor once used (`.NAME.PID.N.edit`), at names of its present
+    // form, and a FIFO among them: a run of edits, some failing, leaves each as it was.
+    let dir = scratch("set-planted");
+    let path = dir.join("f.b2nd");
+    std::fs::copy(fixture("files/blosc2-4/meta_user.b2nd"), &path).expect("copy");
+    let mut planted: Vec<PathBuf> = Vec::new();
+    for pid in 1..200 {
+        planted.push(dir.join(format!(".f.b2nd.{pid}.0.edit")));
+    }
+    for tail in ["aaaaaaaaaa", "0123456789", "ZZZZZZZZZZ"] {
+        planted.push(dir.join(format!(".f.b2nd.{tail}.edit")));
+    }
+    for p in &planted {
+        std::fs::write(p, b"not ours").expect("plant");
+    }
+    let fifo = dir.join(".f.b2nd.fifo00000.edit");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    for k in 0..10 {
+        let out = run(&[
+            Path::new("set"),
+            Path::new("--vlmeta"),
+            Path::new(&format!("k{k}=1")),
+            &path,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        // A refused edit (a vlmetalayer that is not there).
+        let out = run(&[Path::new("set"), Path::new("--delete-vlmeta"), Path::new("nope"), &path]);
+        assert_eq!(out.status.code(), Some(1));
+    }
+    for p in &planted {
+        assert_eq!(std::fs::read(p).expect("still there"), b"not ours");
+    }
+    let mut want: Vec<String> = planted
+        .iter()
+        .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+        .collect();
+    want.extend([".f.b2nd.fifo00000.edit".to_owned(), "f.b2nd".to_owned()]);
+    want.sort();
+    assert_eq!(names(&dir), want);
+    std::fs::remove_dir_all(&dir).expect("clean");
+}
+
+#[test]
+fn a_fifo_is_refused_within_a_second() {
+    let dir = scratch("set-fifo");
+    let fifo = dir.join("pipe.b2nd");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    for dry_run in [false, true] {
+        let mut args = vec![Path::new("set"), Path::new("--vlmeta"), Path::new("k=1"), &fifo];
+        if dry_run {
+            args.insert(1, Path::new("--dry-run"));
+        }
+        let started = Instant::now();
+        let mut child = Command::new(BIN)
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("runs");
+        // Never left waiting on the FIFO: killed after 5 s if it is.
+        let mut status = None;
+        while started.elapsed() < Duration::from_secs(5) {
+            if let Some(s) = child.try_wait().expect("wait") {
+                status = Some(s);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let Some(status) = status else {
+            child.kill().expect("kill");
+            panic!("set (dry run {dry_run}) still waits on the FIFO after 5 s");
+        };
+        assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
+        assert_eq!(status.code(), Some(1));
+        let out = child.wait_with_output().expect("output");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "metalayer: {0}: {0} is a FIFO, not a regular file: only frame files and sparse-frame directories are read\n",
+                fifo.display()
+            )
+        );
+    }
+    std::fs::remove_dir_all(&dir).expect("clean");
+}
+
+#[test]
+fn a_link_to_a_store_is_edited_at_its_target() {
+    let dir = scratch("set-store-link");
+    let real = dir.join("real.b2z");
+    std::fs::copy(fixture("files/blosc2-4-stores/dictstore.b2z"), &real).expect("copy");
+    let link = dir.join("link.b2z");
+    std::os::unix::fs::symlink("real.b2z", &link).expect("symlink");
+    let out = run(&[
+        Path::new("set"),
+        Path::new("--vlmeta"),
+        Path::new("k=1"),
+        &link.join("big.b2nd"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&link).expect("link").file_type().is_symlink());
+    assert_eq!(std::fs::read_link(&link).expect("link"), Path::new("real.b2z"));
+    let out = run(&[Path::new("inspect"), Path::new("--json"), &real]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let reports = common::json(&out);
+    let member = real.join("big.b2nd").display().to_string();
+    let report = reports
+        .as_array()
+        .expect("an array")
+        .iter()
+        .find(|r| r["path"] == member.as_str())
+        .expect("the member's report");
+    assert_eq!(report["vlmetalayers"][0]["name"], "k");
+    assert_eq!(names(&dir), ["link.b2z", "real.b2z"]);
+    std::fs::remove_dir_all(&dir).expect("clean");
+}
