@@ -158,13 +158,12 @@ impl Target {
     }
 }
 
+/// The layout a change's values are shown with: none for plain msgpack.
+type Shown<'t> = Option<Cow<'t, Layout>>;
+
 /// The edit of `changes`, typed by `frame` as it was read, and the layout each change is shown
 /// with.
-fn build<'t>(
-    typing: &'t Typing<'_>,
-    changes: &Changes<'_>,
-    frame: &Frame,
-) -> Result<(Edit, Vec<Option<Cow<'t, Layout>>>), String> {
+fn build<'t>(typing: &'t Typing<'_>, changes: &Changes<'_>, frame: &Frame) -> Result<(Edit, Vec<Shown<'t>>), String> {
     let mut edit = Edit::new();
     let mut shown = Vec::new();
     for assign in changes.meta {

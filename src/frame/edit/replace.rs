@@ -1,29 +1,5 @@
-//! Replacing a file so that no edit is lost and no reader sees half of one: the file is opened
-//! and locked, read through the locked handle, and the new file is written beside it under an
-//! unpredictable name, synced, checked against what was read, and renamed over it.
-//!
-//! - **Serialized.** The lock ([`File::try_lock`], an advisory lock on the open file) is held
-//!   for the whole read-modify-write. It is taken on the file the path names, which an edit
-//!   then replaces by a rename: once the lock is held, the path is checked to still name the
-//!   locked file; if another edit renamed a new one in meanwhile, the edit starts again on it.
-//!   A second edit waits for the lock at most [`WriteOptions::wait`], then gives up, naming
-//!   the process that holds it where the system says (Linux's `/proc/locks`).
-//! - **Writers that take no lock** (c-blosc2 and python-blosc2 write in place, unlocked) are
-//!   noticed where they can be: just before the rename, the path must still name the file that
-//!   was read, with the length, modification and change times it had then. When it does not,
-//!   the new file is dropped and the edit starts again, [`MAX_RESTARTS`] times at most, then
-//!   gives up: nothing is overwritten unseen.
-//! - **Temp files** are created exclusively (`O_EXCL`) in the file's directory under a random
-//!   name, `.NAME.XXXXXXXXXX.edit`, by the `tempfile` crate, and removed only by the process
-//!   that created them, only while the name still holds the very file it created. A crash
-//!   (`kill -9`) at any point leaves the old file or the new one whole, and at most one such
-//!   file beside it.
-//! - **The new file** gets the old one's permissions and, where the process may set them, its
-//!   owner, group and extended attributes. A rename makes a new file: hard links to the old one
-//!   keep the old content.
-//! - **Only regular files** are replaced: a FIFO, a socket or a device is refused before
-//!   anything opens it, and a symbolic link is followed: the file it names is replaced and the
-//!   link kept.
+//! Replacing a file so that no edit is lost and no reader sees half of one: [`replace_file`]
+//! says how.
 
 use std::ffi::OsString;
 use std::format;
@@ -267,11 +243,35 @@ fn injected() -> io::Error {
     io::Error::other("injected failure")
 }
 
-/// Replaces the file `path` with what `write` writes into a new file beside it, under a lock,
-/// as the [module documentation](self) says. `write` gets the original, open and locked, to
-/// read from (and nothing else: it must not write through its path), and the new file, which it
-/// may seek in; it may be called again when the edit starts again on a file that changed. When
+/// Replaces the file `path` with what `write` writes into a new file beside it, so that no edit
+/// is lost and no reader sees half of one. `write` gets the original, open and locked, to read
+/// from (and nothing else: it must not write through its path), and the new file, which it may
+/// seek in; it may be called again when the edit starts again on a file that changed. When
 /// anything fails, the new file is removed and `path` is left as it was.
+///
+/// - **Serialized.** The lock ([`File::try_lock`], an advisory lock on the open file) is held
+///   for the whole read-modify-write. It is taken on the file the path names, which an edit
+///   then replaces by a rename: once the lock is held, the path is checked to still name the
+///   locked file; if another edit renamed a new one in meanwhile, the edit starts again on it.
+///   A second edit waits for the lock at most [`WriteOptions::wait`], then gives up
+///   ([`EditError::Locked`]), naming the process that holds it where the system says (Linux's
+///   `/proc/locks`). A file system that refuses locks gives [`EditError::Lock`].
+/// - **Writers that take no lock** (c-blosc2 and python-blosc2 write in place, unlocked) are
+///   noticed where they can be: just before the rename, the path must still name the file that
+///   was read, with the length, modification and change times it had then. When it does not,
+///   the new file is dropped and the edit starts again, [`MAX_RESTARTS`] times at most, then
+///   gives up ([`EditError::Changed`]): nothing is overwritten unseen.
+/// - **Temp files** are created exclusively (`O_EXCL`) in the file's directory under a random
+///   name, `.NAME.XXXXXXXXXX.edit`, by the `tempfile` crate, and removed only by the process
+///   that created them, only while the name still holds the very file it created. A crash
+///   (`kill -9`) at any point leaves the old file or the new one whole, and at most one such
+///   file beside it.
+/// - **The new file** gets the old one's permissions and, where the process may set them, its
+///   owner, group and extended attributes. A rename makes a new file: hard links to the old one
+///   keep the old content.
+/// - **Only regular files** are replaced: a FIFO, a socket or a device is refused before
+///   anything opens it, and a symbolic link is followed: the file it names is replaced and the
+///   link kept.
 ///
 /// ```
 /// use std::io::{Read, Write};
@@ -321,7 +321,7 @@ pub(super) fn replace_with<T, E: From<EditError>>(
     let path = fs::canonicalize(path).map_err(|e| EditError::from(FrameError::io(path, e)))?;
     let started = Instant::now();
     let deadline = started.checked_add(options.wait);
-    let mut restarts = 0;
+    let mut restarts: usize = 0;
     loop {
         let file = open_regular(&path).map_err(EditError::from)?;
         if options.lock {
@@ -356,7 +356,7 @@ pub(super) fn replace_with<T, E: From<EditError>>(
             Ok(true) => {}
             Ok(false) => {
                 temp.discard(faults);
-                restarts += 1;
+                restarts = restarts.saturating_add(1);
                 if restarts > MAX_RESTARTS {
                     return Err(EditError::Changed { path, tries: restarts }.into());
                 }
