@@ -41,8 +41,9 @@ pub fn member_path(path: &Path) -> Option<(PathBuf, String)> {
     Some((zip.to_path_buf(), name.join("/")))
 }
 
-/// The member `name` of the zip `zip`, readable in place.
+/// The member `name` of the zip `zip`, readable in place, in a zip [`store::check_for_edit`] accepts.
 pub fn find_member(zip: &Path, name: &str) -> Result<Member, String> {
+    store::check_for_edit(zip).map_err(|e| e.to_string())?;
     let entries = store::members(zip).map_err(|e| e.to_string())?;
     match entries.into_iter().find(|e| e.name() == name) {
         Some(Entry::Member(m)) => Ok(m),
@@ -53,7 +54,7 @@ pub fn find_member(zip: &Path, name: &str) -> Result<Member, String> {
 
 /// Edits the member `m` of `zip`, rewriting the zip; the changes made.
 pub fn edit_member(zip: &Path, m: &Member, edit: &Edit) -> Result<Vec<Changed>, String> {
-    let layout = store::layout(zip).map_err(|e| e.to_string())?;
+    let layout = store::check_for_edit(zip).map_err(|e| e.to_string())?;
     if layout.zip64 {
         return Err("a zip64 store is not rewritten; its members are read only".to_owned());
     }
