@@ -203,7 +203,7 @@ fn edit_one(typing: &Typing<'_>, changes: &Changes<'_>, file: &Path, mode: Mode<
         }
         #[cfg(feature = "inspect")]
         (Target::Member(zip, name), Mode::DryRun) => {
-            let m = crate::store_edit::find_member(&zip, &name).map_err(|e| format!("{}: {e}", zip.display()))?;
+            let (m, _) = crate::store_edit::find_member(&zip, &name).map_err(|e| format!("{}: {e}", zip.display()))?;
             let frame = read_frame_bytes_at(&zip, m.offset, m.size)
                 .and_then(|bytes| bytes.frame().map(|f| f.to_owned()))
                 .map_err(|e| chain(&e))?;

@@ -46,14 +46,33 @@ pub fn member_path(path: &Path) -> Option<(PathBuf, String)> {
     Some((zip.to_path_buf(), name.join("/")))
 }
 
-/// The member `name` of the zip `zip`, readable in place.
-pub fn find_member(zip: &Path, name: &str) -> Result<Member, String> {
-    let entries = store::members(zip).map_err(|e| e.to_string())?;
-    match entries.into_iter().find(|e| e.name() == name) {
-        Some(Entry::Member(m)) => Ok(m),
-        Some(Entry::Refused { message, .. }) => Err(message),
-        None => Err(format!("the zip has no member {name:?}")),
+/// The member `name` of the zip `zip`, readable in place, and the zip's layout: a zip that
+/// [`store::check_for_edit`] accepts and whose records this editor rewrites (no zip64 records,
+/// and no data descriptor after the member).
+pub fn find_member(zip: &Path, name: &str) -> Result<(Member, store::Layout), String> {
+    let layout = store::check_for_edit(zip).map_err(|e| e.to_string())?;
+    if layout.zip64 {
+        return Err("a zip64 store is not rewritten; its members are read only".to_owned());
     }
+    let entries = store::members(zip).map_err(|e| e.to_string())?;
+    let m = match entries.into_iter().find(|e| e.name() == name) {
+        Some(Entry::Member(m)) => m,
+        Some(Entry::Refused { message, .. }) => return Err(message),
+        None => return Err(format!("the zip has no member {name:?}")),
+    };
+    let Some(&(_, flags, _)) = layout.entries.iter().find(|(_, _, at)| *at == m.header_offset) else {
+        return Err(format!(
+            "no central directory entry for the member at byte {}",
+            m.header_offset
+        ));
+    };
+    if flags & DATA_DESCRIPTOR != 0 {
+        return Err(format!(
+            "the member at byte {} has a data descriptor; such a member is not rewritten",
+            m.header_offset
+        ));
+    }
+    Ok((m, layout))
 }
 
 /// Why a member could not be edited: the edit's own error, or the zip's.
@@ -77,30 +96,12 @@ pub fn edit_member<T>(
     replace_file(zip, options, |original, out| {
         let path = original.path();
         let refused = |message: String| Refusal(format!("{}: {message}", path.display()));
-        let m = find_member(path, name).map_err(refused)?;
+        let (m, layout) = find_member(path, name).map_err(refused)?;
         let frame = read_frame_bytes_at(path, m.offset, m.size)
             .and_then(|bytes| bytes.frame().map(|f| f.to_owned()))
             .map_err(|e| Refusal(chain(&e)))?;
         let (edit, made) = build(&frame).map_err(Refusal)?;
         let edit = &edit;
-        let layout = store::layout(path).map_err(|e| refused(e.to_string()))?;
-        if layout.zip64 {
-            return Err(refused(
-                "a zip64 store is not rewritten; its members are read only".to_owned(),
-            ));
-        }
-        let Some(&(_, flags, _)) = layout.entries.iter().find(|(_, _, at)| *at == m.header_offset) else {
-            return Err(refused(format!(
-                "no central directory entry for the member at byte {}",
-                m.header_offset
-            )));
-        };
-        if flags & DATA_DESCRIPTOR != 0 {
-            return Err(refused(format!(
-                "the member at byte {} has a data descriptor; such a member is not rewritten",
-                m.header_offset
-            )));
-        }
         let write = |e: io::Error| Refusal::from(EditError::write(path, e));
         let mut source = original.file().try_clone().map_err(write)?;
         let (crc, len, changes) = write_member(&mut source, out, original, &m, edit)?;

@@ -177,6 +177,96 @@ fn members_outside_the_file_are_refused_alone() {
     assert_eq!(stderr(&out).lines().count(), 2);
 }
 
+/// Runs `set --vlmeta k=1` on `member` of the zip `bytes`, written to `dir/store.b2z`, with
+/// and without `--dry-run`: refused, with exit status 1, the zip left byte for byte as it was.
+/// The zip's path, and the message after the member's and the zip's paths.
+fn refused_edit(dir: &std::path::Path, bytes: &[u8], member: &str) -> (String, String) {
+    let path = write(dir, "store.b2z", bytes);
+    let target = format!("{path}/{member}");
+    let dry = run(&["set", "--dry-run", "--vlmeta", "k=1", &target]);
+    let out = run(&["set", "--vlmeta", "k=1", &target]);
+    for out in [&dry, &out] {
+        assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stdout));
+        assert!(out.stdout.is_empty());
+    }
+    assert_eq!(stderr(&dry), stderr(&out));
+    assert!(std::fs::read(&path).expect("read") == bytes, "the zip changed");
+    let message = stderr(&out);
+    let prefix = format!("metalayer: {target}: {path}: ");
+    let message = message.strip_prefix(&prefix).unwrap_or_else(|| panic!("{message}"));
+    (path, message.trim_end().to_owned())
+}
+
+#[test]
+fn an_edit_refuses_a_zip_whose_other_member_lies_past_its_end() {
+    let dir = scratch("stores-edit-past-end");
+    let big = read_fixture(BIG);
+    // big.b2nd: local header at 0, data at 38..645; the second member's local header at 645.
+    // The central directory at 645 + 30 + the name + the data; its second entry 46 + 8 bytes
+    // after it, that entry's local header offset at +42, set past the file's end. Stored or
+    // deflated, that member is refused by inspect alone; an edit of big.b2nd, which would
+    // carry the bogus offset over, moved, refuses the zip.
+    let deflated: &[u8] = b"\x4b\x4c\x4a\x06\x00";
+    for (name, method, data) in [("far.b2nd", 0, &big[..]), ("packed.b2nd", 8, deflated)] {
+        let mut bytes = zip(&[("big.b2nd", 0, &big), (name, method, data)]);
+        let cd_at = 645 + 30 + name.len() + data.len();
+        let second = cd_at + 46 + 8;
+        assert_eq!(&bytes[second + 46..second + 46 + name.len()], name.as_bytes());
+        bytes[second + 42..second + 46].copy_from_slice(&le32(100_000));
+        let (path, message) = refused_edit(&dir, &bytes, "big.b2nd");
+        assert_eq!(
+            message,
+            format!(
+                "member \"{name}\": the central directory entry at byte {second} places the member's local header at \
+                 byte 100000, past the members' end at byte {cd_at}"
+            )
+        );
+        // inspect still shows big.b2nd, and refuses the other alone.
+        let out = run(&["inspect", "--jsonl", &path]);
+        assert_eq!(out.status.code(), Some(1));
+        let lines = jsonl(&out);
+        assert_eq!(lines[0]["header"]["frame_len"], 607);
+        assert!(
+            lines[1]["error"]
+                .as_str()
+                .is_some_and(|e| e.starts_with(&format!("{path}/{name}: ")))
+        );
+    }
+}
+
+#[test]
+fn an_edit_refuses_two_members_of_one_name() {
+    let dir = scratch("stores-edit-one-name");
+    let big = read_fixture(BIG);
+    // The second big.b2nd's local header at 645: python-blosc2 reads that one.
+    let bytes = zip(&[("big.b2nd", 0, &big), ("big.b2nd", 0, &big)]);
+    let (_, message) = refused_edit(&dir, &bytes, "big.b2nd");
+    assert_eq!(
+        message,
+        "at byte 0 and at byte 645: two members are named \"big.b2nd\"; readers that take the last of a name \
+         (python-blosc2, python's zipfile) see only the one at byte 645, and an edit of either is refused"
+    );
+}
+
+#[test]
+fn an_edit_refuses_overlapping_members() {
+    let dir = scratch("stores-edit-overlap");
+    let big = read_fixture(BIG);
+    let mut bytes = zip(&[("big.b2nd", 0, &big), ("copy.b2nd", 0, &big)]);
+    // big.b2nd's sizes in its central directory entry (at 645 + 30 + 9 + 607 = 1291, sizes at
+    // +20 and +24) made 617: its data, from byte 38, now runs to 655, over copy.b2nd's local
+    // header at 645.
+    assert_eq!(&bytes[1291 + 46..1291 + 54], b"big.b2nd");
+    bytes[1291 + 20..1291 + 24].copy_from_slice(&le32(617));
+    bytes[1291 + 24..1291 + 28].copy_from_slice(&le32(617));
+    let (_, message) = refused_edit(&dir, &bytes, "copy.b2nd");
+    assert_eq!(
+        message,
+        "at byte 645: the local header of member \"copy.b2nd\" lies inside member \"big.b2nd\", whose local header \
+         at byte 0 and data run to byte 655"
+    );
+}
+
 #[test]
 fn walks_find_b2z_stores_by_name_and_magic() {
     let dir = scratch("stores-walk");
