@@ -150,14 +150,22 @@ fn a_zip64_store_of_65536_entries_is_read_and_not_edited() {
     assert_eq!(end_records(&before), (0xffff, true));
     assert_eq!(inspect_all(&zip, 65_536, None), None);
     let member = zip.join(EDITED);
-    let out = run(&[Path::new("set"), Path::new("--vlmeta"), Path::new("k=1"), &member]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    assert_eq!(
-        stderr(&out),
-        format!(
-            "metalayer: {}: a zip64 store is not rewritten; its members are read only\n",
-            member.display()
-        )
-    );
-    assert!(std::fs::read(&zip).expect("read") == before, "the zip changed");
+    // Refused as an edit and as a dry run alike, naming the zip.
+    for dry_run in [false, true] {
+        let mut args = vec![Path::new("set"), Path::new("--vlmeta"), Path::new("k=1"), &member];
+        if dry_run {
+            args.insert(1, Path::new("--dry-run"));
+        }
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "metalayer: {}: {}: a zip64 store is not rewritten; its members are read only\n",
+                member.display(),
+                zip.display()
+            )
+        );
+        assert!(std::fs::read(&zip).expect("read") == before, "the zip changed");
+    }
 }
