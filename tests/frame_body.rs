@@ -19,6 +19,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::{ZEROS, blosc2_chunk, frame_with_index, runs_index};
 use metalayer::frame::{
     Body, ChunkMiss, Entry, FrameError, FrameErrorKind, Section, check_body, check_body_at, check_body_from,
     parse_frame_borrowed,
@@ -81,39 +84,6 @@ fn set_i64(bytes: &mut [u8], at: usize, value: i64) {
 fn le_i64(bytes: &[u8], at: usize) -> i64 {
     i64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())
 }
-
-/// `base` (a frame without vlmetalayers) with `index` for its index chunk, the header's
-/// `nbytes`, `cbytes` 0 and `chunksize` as given, and `frame_len` made to fit.
-fn with_index(base: &[u8], index: &[u8], nbytes: i64, chunksize: i32) -> Vec<u8> {
-    let read = parse_frame_borrowed(base).unwrap();
-    assert!(read.vlmetalayers.is_empty() && read.header.cbytes == 0);
-    let hl = read.header.header_len;
-    let trailer = &base[read.trailer.offset as usize..read.header.frame_len as usize];
-    let mut out = base[..hl].to_vec();
-    set_i64(&mut out, NBYTES_AT, nbytes);
-    out[CHUNKSIZE_AT..CHUNKSIZE_AT + 4].copy_from_slice(&chunksize.to_be_bytes());
-    out.extend_from_slice(index);
-    out.extend_from_slice(trailer);
-    let len = out.len() as u64;
-    out[FRAME_LEN_AT..FRAME_LEN_AT + 8].copy_from_slice(&len.to_be_bytes());
-    out
-}
-
-/// A Blosc2 chunk header (extended), `cbytes` set to 32 + `rest`, followed by `rest`.
-fn chunk(flags: u8, typesize: u8, nbytes: i32, blocksize: i32, blosc2_flags: u8, rest: &[u8]) -> Vec<u8> {
-    let mut out = vec![5, 1, flags | 0x05, typesize];
-    out.extend_from_slice(&nbytes.to_le_bytes());
-    out.extend_from_slice(&blocksize.to_le_bytes());
-    out.extend_from_slice(&((32 + rest.len()) as i32).to_le_bytes());
-    out.extend_from_slice(&[0, 0, 0, 0, 0, 1]); // shuffle
-    out.extend_from_slice(&[0; 9]);
-    out.push(blosc2_flags);
-    out.extend_from_slice(rest);
-    out
-}
-
-/// The offset c-blosc2 stores for a chunk of zeros.
-const ZEROS: i64 = (0x81u64 << 56) as i64;
 
 // ---------------------------------------------------------------------------------------------
 // Every fixture
@@ -446,10 +416,10 @@ fn an_index_that_does_not_decompress_is_refused_with_the_decoders_error() {
     assert_eq!(err.offset(), Some(SCALARS_INDEX as u64 + 12));
     // An unknown codec in an index that is compressed.
     let base = fixture("files/blosc2-4/dtype_i4le.b2nd");
-    let mut index = chunk(0xc0, 8, 32, 32, 0, &[0; 8]);
+    let mut index = blosc2_chunk(0xc0, 8, 32, 32, 0, &[0; 8]);
     index.truncate(32);
     index[12..16].copy_from_slice(&32i32.to_le_bytes());
-    let err = check(&with_index(&base, &index, 64, 16)).unwrap_err();
+    let err = check(&frame_with_index(&base, &index, 64, 16)).unwrap_err();
     let FrameErrorKind::IndexChunk { error, .. } = err.kind() else {
         panic!("{err}")
     };
@@ -480,8 +450,8 @@ fn a_compressed_index_is_read_a_block_at_a_time() {
     let (nchunks, blocksize) = (4096usize, 1024usize);
     let mut offsets = vec![ZEROS; nchunks];
     offsets[1000] = (0x82u64 << 56) as i64; // NaNs
-    let index = compressed_index(&offsets, blocksize);
-    let bytes = with_index(&base, &index, (nchunks * 16) as i64, 16);
+    let index = runs_index(&offsets, blocksize);
+    let bytes = frame_with_index(&base, &index, (nchunks * 16) as i64, 16);
     let body = check(&bytes).unwrap();
     assert_eq!(
         (body.nchunks, body.special_chunks, body.index_len),
@@ -490,14 +460,14 @@ fn a_compressed_index_is_read_a_block_at_a_time() {
     // An offset that is not special, in block 3: refused at the index's first byte, the offset
     // having no byte of its own in the file.
     offsets[3 * 128 + 5] = i64::MIN;
-    let bytes = with_index(&base, &compressed_index(&offsets, blocksize), (nchunks * 16) as i64, 16);
+    let bytes = frame_with_index(&base, &runs_index(&offsets, blocksize), (nchunks * 16) as i64, 16);
     let err = check(&bytes).unwrap_err();
     assert_eq!(offset_error(&err), (165, Section::Body, Entry::Chunk(3 * 128 + 5)));
     // A block start past the chunk: the decoder's error, at its byte.
-    let mut index = compressed_index(&vec![ZEROS; nchunks], blocksize);
+    let mut index = runs_index(&vec![ZEROS; nchunks], blocksize);
     let past = index.len() as i32;
     index[32 + 4 * 7..32 + 4 * 8].copy_from_slice(&past.to_le_bytes());
-    let err = check(&with_index(&base, &index, (nchunks * 16) as i64, 16)).unwrap_err();
+    let err = check(&frame_with_index(&base, &index, (nchunks * 16) as i64, 16)).unwrap_err();
     let FrameErrorKind::IndexChunk { error, .. } = err.kind() else {
         panic!("{err}")
     };
@@ -506,36 +476,6 @@ fn a_compressed_index_is_read_a_block_at_a_time() {
         "{err}"
     );
     assert_eq!(err.offset(), Some(165 + 32 + 4 * 7));
-}
-
-/// An index of `offsets`, shuffled into 8 streams a block, each stream a run of one byte (as
-/// c-blosc2 writes a stream whose bytes are all the same) or stored, in blocks of `blocksize`.
-fn compressed_index(offsets: &[i64], blocksize: usize) -> Vec<u8> {
-    let bytes: Vec<u8> = offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
-    let nblocks = bytes.len().div_ceil(blocksize);
-    let mut data = Vec::new();
-    let mut starts = Vec::new();
-    for block in bytes.chunks(blocksize) {
-        starts.push(32 + 4 * nblocks + data.len());
-        let items = block.len() / 8;
-        for stream in 0..8 {
-            let column: Vec<u8> = (0..items).map(|i| block[i * 8 + stream]).collect();
-            if column.iter().all(|&b| b == column[0]) {
-                if column[0] == 0 {
-                    data.extend_from_slice(&0i32.to_le_bytes());
-                } else {
-                    data.extend_from_slice(&(-i32::from(column[0])).to_le_bytes());
-                    data.push(0x01);
-                }
-            } else {
-                data.extend_from_slice(&(column.len() as i32).to_le_bytes());
-                data.extend_from_slice(&column);
-            }
-        }
-    }
-    let mut rest: Vec<u8> = starts.iter().flat_map(|&s| (s as i32).to_le_bytes()).collect();
-    rest.extend_from_slice(&data);
-    chunk(0, 8, bytes.len() as i32, blocksize as i32, 0, &rest)
 }
 
 #[test]
@@ -580,8 +520,8 @@ fn an_index_whose_nbytes_disagrees_with_nbytes_over_chunksize_is_refused() {
     bytes[CHUNKSIZE_AT..CHUNKSIZE_AT + 4].copy_from_slice(&0i32.to_be_bytes());
     assert_eq!(check(&bytes).unwrap().nchunks, 2);
     let base = fixture("files/blosc2-4/dtype_i4le.b2nd");
-    let index = chunk(0x02, 8, 12, 12, 0, &[0; 12]);
-    let err = check(&with_index(&base, &index, 64, 0)).unwrap_err();
+    let index = blosc2_chunk(0x02, 8, 12, 12, 0, &[0; 12]);
+    let err = check(&frame_with_index(&base, &index, 64, 0)).unwrap_err();
     assert!(
         matches!(
             err.kind(),
@@ -599,13 +539,13 @@ fn an_index_whose_nbytes_disagrees_with_nbytes_over_chunksize_is_refused() {
 fn an_index_of_no_offsets_is_an_index_of_no_chunks() {
     // c-blosc2 leaves an index of nbytes 0 when it deletes a frame's last chunk.
     let base = fixture("files/blosc2-4/dtype_i4le.b2nd");
-    let empty = chunk(0x02, 8, 0, 1, 0, &[]);
-    let body = check(&with_index(&base, &empty, 0, 16)).unwrap();
+    let empty = blosc2_chunk(0x02, 8, 0, 1, 0, &[]);
+    let body = check(&frame_with_index(&base, &empty, 0, 16)).unwrap();
     assert_eq!((body.nchunks, body.index_len), (0, 32));
     // Without an index at all, no chunks either; with nbytes, the index is missing.
-    let body = check(&with_index(&base, &[], 0, 16)).unwrap();
+    let body = check(&frame_with_index(&base, &[], 0, 16)).unwrap();
     assert_eq!((body.nchunks, body.index_len), (0, 0));
-    let err = check(&with_index(&base, &[], 64, 16)).unwrap_err();
+    let err = check(&frame_with_index(&base, &[], 64, 16)).unwrap_err();
     assert!(
         matches!(
             err.kind(),
@@ -618,7 +558,7 @@ fn an_index_of_no_offsets_is_an_index_of_no_chunks() {
         "{err}"
     );
     // A few bytes that are no chunk.
-    let err = check(&with_index(&base, &[5, 1, 7], 0, 16)).unwrap_err();
+    let err = check(&frame_with_index(&base, &[5, 1, 7], 0, 16)).unwrap_err();
     let FrameErrorKind::IndexChunk { error, .. } = err.kind() else {
         panic!("{err}")
     };
@@ -634,8 +574,8 @@ fn an_index_of_no_offsets_is_an_index_of_no_chunks() {
         "{err}"
     );
     // An uninitialized index stores no offsets.
-    let uninit = chunk(0, 8, 32, 32, 0x40, &[]);
-    let err = check(&with_index(&base, &uninit, 64, 16)).unwrap_err();
+    let uninit = blosc2_chunk(0, 8, 32, 32, 0x40, &[]);
+    let err = check(&frame_with_index(&base, &uninit, 64, 16)).unwrap_err();
     assert!(matches!(err.kind(), FrameErrorKind::IndexUninit), "{err}");
     assert_eq!(err.offset(), Some(165 + 31));
 }
@@ -712,17 +652,17 @@ fn a_special_index_of_2_pow_31_bytes_is_checked_through_its_item() {
     // offset by offset, this would take seconds.
     let base = fixture("files/blosc2-4/dtype_i4le.b2nd");
     let nbytes = i32::MAX - 7;
-    let index = chunk(0, 8, nbytes, 1 << 20, 0x30, &ZEROS.to_le_bytes());
+    let index = blosc2_chunk(0, 8, nbytes, 1 << 20, 0x30, &ZEROS.to_le_bytes());
     let nchunks = (nbytes / 8) as i64;
-    let bytes = with_index(&base, &index, nchunks * 16, 16);
+    let bytes = frame_with_index(&base, &index, nchunks * 16, 16);
     let start = Instant::now();
     let body = check(&bytes).unwrap();
     assert!(start.elapsed() < Duration::from_millis(200), "{:?}", start.elapsed());
     assert_eq!((body.nchunks, body.special_chunks), (nchunks as u64, nchunks as u64));
     // The same index repeating an offset with bytes: every chunk would be the same one, more
     // than the data (none) holds.
-    let index = chunk(0, 8, nbytes, 1 << 20, 0x30, &0i64.to_le_bytes());
-    let err = check(&with_index(&base, &index, nchunks * 16, 16)).unwrap_err();
+    let index = blosc2_chunk(0, 8, nbytes, 1 << 20, 0x30, &0i64.to_le_bytes());
+    let err = check(&frame_with_index(&base, &index, nchunks * 16, 16)).unwrap_err();
     assert!(
         matches!(
             err.kind(),
@@ -742,8 +682,8 @@ fn a_repeated_value_of_several_offsets() {
     let base = fixture("files/blosc2-4/dtype_i4le.b2nd");
     let mut item = ZEROS.to_le_bytes().to_vec();
     item.extend_from_slice(&7i64.to_le_bytes());
-    let index = chunk(0, 16, 64, 64, 0x30, &item);
-    let err = check(&with_index(&base, &index, 8 * 16, 16)).unwrap_err();
+    let index = blosc2_chunk(0, 16, 64, 64, 0x30, &item);
+    let err = check(&frame_with_index(&base, &index, 8 * 16, 16)).unwrap_err();
     assert_eq!(offset_error(&err), (165, Section::Body, Entry::Chunk(1)));
     // An item of 12 bytes: the offsets repeat every 3 (lcm(12, 8) = 24 bytes). Offset 0 is
     // the item's bytes 0..8, a chunk of zeros; offset 1 its bytes 8..12 then 0..4, all zero:
@@ -751,8 +691,8 @@ fn a_repeated_value_of_several_offsets() {
     let mut item = Vec::new();
     item.extend_from_slice(&ZEROS.to_le_bytes());
     item.extend_from_slice(&ZEROS.to_le_bytes()[..4]);
-    let index = chunk(0, 12, 48, 48, 0x30, &item);
-    let err = check(&with_index(&base, &index, 6 * 16, 16)).unwrap_err();
+    let index = blosc2_chunk(0, 12, 48, 48, 0x30, &item);
+    let err = check(&frame_with_index(&base, &index, 6 * 16, 16)).unwrap_err();
     assert_eq!(err.place().unwrap().entry, Entry::Chunk(1), "{err}");
 }
 
@@ -764,7 +704,7 @@ fn more_chunks_than_the_data_can_hold() {
     let hl = header_len(&bytes);
     let read = parse_frame_borrowed(&bytes).unwrap();
     let offsets: Vec<u8> = [0i64; 9].iter().flat_map(|o| o.to_le_bytes()).collect();
-    let index = chunk(0x02, 8, 72, 72, 0, &offsets);
+    let index = blosc2_chunk(0x02, 8, 72, 72, 0, &offsets);
     let mut out = bytes[..hl + 128].to_vec();
     set_i64(&mut out, NBYTES_AT, 9 * 32 - 1);
     out.extend_from_slice(&index);
@@ -790,7 +730,7 @@ fn more_chunks_than_the_data_can_hold() {
     // Eight are read (the same 16 bytes, once).
     set_i64(&mut out, NBYTES_AT, 8 * 32);
     let offsets: Vec<u8> = [0i64; 8].iter().flat_map(|o| o.to_le_bytes()).collect();
-    let index8 = chunk(0x02, 8, 64, 64, 0, &offsets);
+    let index8 = blosc2_chunk(0x02, 8, 64, 64, 0, &offsets);
     let mut eight = out[..hl + 128].to_vec();
     eight.extend_from_slice(&index8);
     eight.extend_from_slice(&bytes[read.trailer.offset as usize..]);
@@ -811,7 +751,7 @@ fn no_single_byte_change_of_a_body_panics() {
         fixture(SCALARS),
         fixture("files/caterva-0.7/ndim4.cat"),
         fixture("files/blosc2-4/dtype_f8le.b2nd"),
-        with_index(&base, &compressed_index(&offsets, 128), 64 * 16, 16),
+        frame_with_index(&base, &runs_index(&offsets, 128), 64 * 16, 16),
     ];
     for bytes in frames {
         let read = parse_frame_borrowed(&bytes).unwrap();
