@@ -769,3 +769,64 @@ fn no_single_byte_change_of_a_body_panics() {
         }
     }
 }
+
+#[test]
+fn the_messages_not_shown_above() {
+    let base = fixture("files/blosc2-4/dtype_i4le.b2nd");
+    // A frame type other than 0 and 1.
+    let mut bytes = base.clone();
+    bytes[0x1a] = 7;
+    assert_eq!(
+        check(&bytes).unwrap_err().to_string(),
+        "at byte 0x1a: expected frame type 0 (contiguous) or 1 (sparse), found 7"
+    );
+    // An uninitialized index.
+    let uninit = blosc2_chunk(0, 8, 32, 32, 0x40, &[]);
+    assert_eq!(
+        check(&frame_with_index(&base, &uninit, 64, 16))
+            .unwrap_err()
+            .to_string(),
+        "at byte 0xc4 in the index chunk: expected the chunks' offsets, found a special chunk of uninitialized values, which stores none"
+    );
+    // Chunks of varying sizes, and an index of 12 bytes.
+    let index = blosc2_chunk(0x02, 8, 12, 12, 0, &[0; 12]);
+    assert_eq!(
+        check(&frame_with_index(&base, &index, 64, 0)).unwrap_err().to_string(),
+        "at byte 0xa9 in the index chunk: expected nbytes a multiple of 8 (an int64 offset for each chunk; chunksize 0: chunks of varying sizes), found 12"
+    );
+    // One chunk too many: a special index repeating offset 0 of a frame of 32 bytes of
+    // chunks (at most 2), 3 times.
+    let scalars = fixture(SCALARS);
+    let read = parse_frame_borrowed(&scalars).unwrap();
+    let mut bytes = scalars[..146 + 32].to_vec();
+    set_i64(&mut bytes, CBYTES_AT, 32);
+    set_i64(&mut bytes, NBYTES_AT, 3 * 32);
+    bytes.extend_from_slice(&blosc2_chunk(0, 8, 24, 24, 0x30, &0i64.to_le_bytes()));
+    bytes.extend_from_slice(&scalars[read.trailer.offset as usize..]);
+    let len = bytes.len() as u64;
+    bytes[FRAME_LEN_AT..FRAME_LEN_AT + 8].copy_from_slice(&len.to_be_bytes());
+    // Chunk 0 of scalars.b2nd is 64 bytes: it does not fit in 32. Make it say 32.
+    bytes[146 + 12] = 32;
+    let err = check(&bytes).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "at byte 0xb2 (chunk 2): offset 0 is one chunk too many: cbytes 32 holds at most 2 chunks (16 bytes each at least), and the index lists more"
+    );
+    // A missing chunk file, named with its path.
+    let tmp = TempDir::new("messages");
+    let dir = tmp.0.join("s.b2nd");
+    fs::create_dir(&dir).unwrap();
+    fs::copy(
+        fixtures().join("files/blosc2-4/sparse_i4_2d.b2nd/chunks.b2frame"),
+        dir.join("chunks.b2frame"),
+    )
+    .unwrap();
+    let err = check_body(&dir).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "at byte 0xc5 (chunk 0): offset 0 names the chunk file {}, which is missing",
+            dir.join("00000000.chunk").display()
+        )
+    );
+}
