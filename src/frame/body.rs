@@ -149,11 +149,12 @@ pub fn check_body_at(path: impl AsRef<Path>, offset: u64, len: u64) -> Result<Bo
 ///   the trailer's offset;
 /// - the number of chunks: `nbytes / chunksize`, rounded up, when both are above 0; the index's
 ///   count when `chunksize` is 0 (chunks of varying sizes); else none;
-/// - the bytes between the chunks and the trailer are empty exactly when there are no chunks;
-///   else they start with a Blosc2 chunk (its header read by
-///   [`ChunkHeader::parse`](crate::vlmeta::ChunkHeader::parse)) whose `cbytes` fits before the
-///   trailer and whose `nbytes` is 8 bytes for each chunk (a multiple of 8 for chunks of
-///   varying sizes), and that decompresses;
+/// - the bytes between the chunks and the trailer are empty only when there are no chunks;
+///   else they start with a Blosc2 chunk, the index (its header read by
+///   [`ChunkHeader::parse`](crate::vlmeta::ChunkHeader::parse)), whose `cbytes` fits before
+///   the trailer, whose `nbytes` is 8 bytes for each chunk (a multiple of 8 for chunks of
+///   varying sizes; 0 for no chunks, the index c-blosc2 leaves when it deletes a frame's last
+///   chunk), and that decompresses;
 /// - each offset: a negative one names a special chunk (bit 56, 57 or 58 set, as c-blosc2
 ///   reads it); in a contiguous frame, a chunk's 16-byte header lies within the chunks
 ///   (`offset + 16 <= cbytes`), and its `cbytes` keeps it there; no more offsets name chunks
