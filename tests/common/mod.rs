@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests: hex literals, value strategies, and frames whose
+//! What the integration tests share: hex literals, value strategies, and frames whose
 //! chunk index is made by hand.
 
 // Each test binary uses only some of these.
