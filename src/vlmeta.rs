@@ -52,11 +52,14 @@
 //! chunk, the field, and what was expected and found. The output is one buffer of exactly
 //! `nbytes` bytes, allocated only after the header, `cbytes` (equal to the chunk's length),
 //! `nbytes` (at most the caller's limit) and the block-start table (inside the chunk) were
-//! checked; each block then needs at most two more buffers of its size (at most `nbytes`) and,
-//! for Zstd, a window of at most its stream's size rounded up to a power of two. A compressed
-//! chunk has no tighter bound on its expansion than the limit: c-blosc2 stores a block of zeros
-//! or of one repeated byte as a 4-byte run, so a few bytes legitimately stand for a whole
-//! block. The decoder never panics and the module holds no `unsafe` code.
+//! checked; each block then needs at most three more buffers of its size (at most `nbytes`: the
+//! block and the two of its filters; four with delta, which keeps the first block) and, for
+//! Zstd, a window of at most its stream's size rounded up to a power of two. A compressed chunk
+//! has no tighter bound on its expansion than the limit: c-blosc2 stores a block of zeros or of
+//! one repeated byte as a 4-byte run, so a few bytes legitimately stand for a whole block.
+//! [`decompress_blocks`] hands the blocks to the caller one at a time instead, without the
+//! output buffer, and [`special_item`] gives the item a special chunk repeats without repeating
+//! it. The decoder never panics and the module holds no `unsafe` code.
 
 use alloc::borrow::Cow;
 use alloc::vec;
@@ -606,6 +609,194 @@ pub fn decompress(chunk: &[u8], limit: usize) -> Result<Vec<u8>, ChunkError> {
 /// # Ok::<(), metalayer::vlmeta::ChunkError>(())
 /// ```
 pub fn decompress_borrowed(chunk: &[u8], limit: usize) -> Result<Cow<'_, [u8]>, ChunkError> {
+    match prepare(chunk, limit)? {
+        Prepared::Special(Repeated { special, item, nbytes }) => Ok(Cow::Owned(repeat(special, &item, nbytes))),
+        Prepared::Stored(bytes) => Ok(Cow::Borrowed(bytes)),
+        Prepared::Compressed(decoder) => {
+            // The output is allocated once, exactly `nbytes`, now that the header is checked.
+            let mut out = Vec::with_capacity(decoder.header.nbytes);
+            decoder.run(|block| {
+                out.extend_from_slice(block);
+                Ok::<(), ChunkError>(())
+            })?;
+            Ok(Cow::Owned(out))
+        }
+    }
+}
+
+/// Decompresses one Blosc2 chunk a block at a time: `f` gets the decompressed bytes in order,
+/// in consecutive pieces, and none of them is kept once `f` has returned. The output is never
+/// held whole, so a chunk that claims many bytes (a frame's chunk index, say) is read in the
+/// memory of a few of its blocks.
+///
+/// The checks are [`decompress`]'s, `limit` included, and are all made before `f` is first
+/// called; each block's streams are then checked as the block is decoded, so `f` may have
+/// been given the blocks before a corrupt one. The pieces:
+///
+/// - a compressed chunk: one piece a block (the last may be shorter), decoded in at most four
+///   buffers of the block's size: the block, the two buffers of its filters, and the first
+///   block, which delta needs for the others;
+/// - a memcpyed chunk: one piece, its bytes, borrowed from `chunk`;
+/// - a special chunk (zeros, NaNs, a repeated value, uninitialized): pieces of at most
+///   [`SPECIAL_PIECE`] bytes, made from the repeated item ([`special_item`] gives the item
+///   alone, without the work of repeating it);
+/// - a chunk of no bytes: no piece.
+///
+/// `f` returns an error of the caller's type to stop; a [`ChunkError`] is converted into it.
+///
+/// ```
+/// use metalayer::vlmeta::{decompress, decompress_blocks, ChunkError};
+///
+/// // A chunk of 1000 zeros, compressed in blocks of 256 bytes: four streams of a run of zeros
+/// // (a stream size of 0), after the 16-byte header and the table of the blocks' starts.
+/// let mut chunk = vec![2, 1, 0x01, 1];
+/// chunk.extend_from_slice(&1000i32.to_le_bytes()); // nbytes
+/// chunk.extend_from_slice(&256i32.to_le_bytes()); // blocksize
+/// chunk.extend_from_slice(&48i32.to_le_bytes()); // cbytes: 16 + 4 * 4 + 4 * 4
+/// for block in 0..4 {
+///     chunk.extend_from_slice(&(32 + 4 * block as i32).to_le_bytes());
+/// }
+/// chunk.extend_from_slice(&[0; 16]);
+///
+/// let mut sizes = Vec::new();
+/// decompress_blocks(&chunk, 1000, |block: &[u8]| {
+///     assert!(block.iter().all(|&b| b == 0));
+///     sizes.push(block.len());
+///     Ok::<(), ChunkError>(())
+/// })?;
+/// assert_eq!(sizes, [256, 256, 256, 232]);
+/// assert_eq!(decompress(&chunk, 1000)?, vec![0; 1000]);
+///
+/// // The caller stops the walk with an error of its own type, which a ChunkError converts into.
+/// #[derive(Debug)]
+/// enum Stop {
+///     Chunk(ChunkError),
+///     Enough(usize),
+/// }
+/// impl From<ChunkError> for Stop {
+///     fn from(e: ChunkError) -> Self {
+///         Stop::Chunk(e)
+///     }
+/// }
+/// let mut seen = 0;
+/// let stop = decompress_blocks(&chunk, 1000, |block: &[u8]| {
+///     seen += block.len();
+///     if seen > 300 { Err(Stop::Enough(seen)) } else { Ok(()) }
+/// });
+/// assert!(matches!(stop, Err(Stop::Enough(512))));
+/// // The chunk's own errors come before any block: here cbytes is not the chunk's length.
+/// let stop = decompress_blocks(&chunk[..47], 1000, |_: &[u8]| -> Result<(), Stop> { unreachable!() });
+/// assert!(matches!(stop, Err(Stop::Chunk(e)) if e.offset == 12));
+/// # Ok::<(), ChunkError>(())
+/// ```
+pub fn decompress_blocks<E: From<ChunkError>>(
+    chunk: &[u8],
+    limit: usize,
+    mut f: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    match prepare(chunk, limit)? {
+        Prepared::Special(Repeated { special, item, nbytes }) => {
+            if nbytes == 0 {
+                return Ok(());
+            }
+            let piece = repeat(special, &item, special_piece(item.len()).min(nbytes));
+            let mut left = nbytes;
+            while left > 0 {
+                let n = left.min(piece.len());
+                f(&piece[..n])?;
+                left -= n;
+            }
+            Ok(())
+        }
+        Prepared::Stored([]) => Ok(()),
+        Prepared::Stored(bytes) => f(bytes),
+        Prepared::Compressed(decoder) => decoder.run(f),
+    }
+}
+
+/// The most bytes one piece of a special chunk holds in [`decompress_blocks`]: 64 KiB, or the
+/// largest multiple of the repeated item's size below it (the item itself when it is larger).
+///
+/// ```
+/// assert_eq!(metalayer::vlmeta::SPECIAL_PIECE, 64 << 10);
+/// ```
+pub const SPECIAL_PIECE: usize = 64 << 10;
+
+/// The size of a special chunk's pieces for an item of `item_len` bytes.
+fn special_piece(item_len: usize) -> usize {
+    let item_len = item_len.max(1);
+    (SPECIAL_PIECE / item_len).max(1) * item_len
+}
+
+/// The item a special chunk repeats through its `nbytes` (zeros, a NaN, the stored value;
+/// zeros for uninitialized values, as [`decompress`] returns them), after the checks
+/// [`decompress`] makes, but without repeating it: what a chunk of many bytes holds, found
+/// without the work of writing them out. `None` for a chunk that is not special.
+///
+/// ```
+/// use metalayer::vlmeta::{special_item, Special};
+///
+/// // A frame's chunk index as c-blosc2 writes it when every chunk is special: a repeated
+/// // int64 (here the offset c-blosc2 stores for a chunk of zeros) through nbytes 2097152,
+/// // 262144 chunks, in 40 bytes.
+/// let mut chunk = vec![5, 1, 0x05, 8];
+/// chunk.extend_from_slice(&2097152i32.to_le_bytes()); // nbytes
+/// chunk.extend_from_slice(&2097152i32.to_le_bytes()); // blocksize
+/// chunk.extend_from_slice(&40i32.to_le_bytes()); // cbytes
+/// chunk.extend_from_slice(&[0; 15]);
+/// chunk.push(0x30); // special value 3: a repeated value, stored after the header
+/// let zeros_chunk = (0x81u64 << 56) as i64;
+/// chunk.extend_from_slice(&zeros_chunk.to_le_bytes());
+///
+/// let repeated = special_item(&chunk)?.unwrap();
+/// assert_eq!(repeated.special, Special::Value);
+/// assert_eq!(*repeated.item, zeros_chunk.to_le_bytes());
+/// assert_eq!(repeated.nbytes, 2097152);
+/// // What `decompress` would write out: the item, 262144 times.
+/// assert_eq!(metalayer::vlmeta::decompress(&chunk, 1 << 21)?.len(), 2097152);
+///
+/// // Not special: the same 8 bytes, memcpyed (flags bit 1) after the header.
+/// chunk[2] = 0x07;
+/// chunk[4..12].copy_from_slice(&[8, 0, 0, 0, 8, 0, 0, 0]); // nbytes, blocksize
+/// chunk[31] = 0;
+/// assert!(special_item(&chunk)?.is_none());
+/// # Ok::<(), metalayer::vlmeta::ChunkError>(())
+/// ```
+pub fn special_item(chunk: &[u8]) -> Result<Option<Repeated<'_>>, ChunkError> {
+    match prepare(chunk, usize::MAX)? {
+        Prepared::Special(repeated) => Ok(Some(repeated)),
+        _ => Ok(None),
+    }
+}
+
+/// What a special chunk holds, as [`special_item`] finds it: which special value, and the item
+/// repeated through its `nbytes`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Repeated<'a> {
+    /// Which special value: never [`Special::None`].
+    pub special: Special,
+    /// The item: `typesize` zeros (also for uninitialized values), a NaN of 4 or 8 bytes, or
+    /// the value stored after the header (borrowed from the chunk).
+    pub item: Cow<'a, [u8]>,
+    /// The chunk's `nbytes`: a whole number of items.
+    pub nbytes: usize,
+}
+
+/// A chunk checked and ready to decompress.
+// One value at a time, on the stack: the decoder's size is not worth a box.
+#[allow(clippy::large_enum_variant)]
+enum Prepared<'a> {
+    /// A special chunk: its item repeated through `nbytes`.
+    Special(Repeated<'a>),
+    /// The bytes themselves: a memcpyed chunk's, or none.
+    Stored(&'a [u8]),
+    /// A compressed chunk of at least one byte.
+    Compressed(Decoder<'a>),
+}
+
+/// The checks [`decompress`] makes before it decompresses anything.
+fn prepare(chunk: &[u8], limit: usize) -> Result<Prepared<'_>, ChunkError> {
     let header = ChunkHeader::parse(chunk)?;
     if header.cbytes != chunk.len() {
         return Err(ChunkError {
@@ -633,7 +824,12 @@ pub fn decompress_borrowed(chunk: &[u8], limit: usize) -> Result<Cow<'_, [u8]>, 
         .special()
         .map_err(|id| bad(31, "blosc2 flags", (id << 4).into(), "a special value id up to 4"))?;
     if special != Special::None {
-        return decompress_special(chunk, &header, special).map(Cow::Owned);
+        let item = special_value(chunk, &header, special)?;
+        return Ok(Prepared::Special(Repeated {
+            special,
+            item,
+            nbytes: header.nbytes,
+        }));
     }
     if header.memcpyed() {
         let expected = header_len + header.nbytes;
@@ -646,12 +842,12 @@ pub fn decompress_borrowed(chunk: &[u8], limit: usize) -> Result<Cow<'_, [u8]>, 
                 },
             });
         }
-        return Ok(Cow::Borrowed(&chunk[header_len..]));
+        return Ok(Prepared::Stored(&chunk[header_len..]));
     }
     if header.nbytes == 0 {
-        return Ok(Cow::Owned(Vec::new()));
+        return Ok(Prepared::Stored(&[]));
     }
-    Decoder::new(chunk, &header)?.run().map(Cow::Owned)
+    Decoder::new(chunk, header).map(Prepared::Compressed)
 }
 
 /// Refuses the Blosc2 flags this decoder does not implement.
@@ -676,8 +872,8 @@ fn check_blosc2_flags(header: &ChunkHeader) -> Result<(), ChunkError> {
     Ok(())
 }
 
-/// A chunk whose every item is the same: no blocks, only the header (and the value).
-fn decompress_special(chunk: &[u8], header: &ChunkHeader, special: Special) -> Result<Vec<u8>, ChunkError> {
+/// The item a special chunk repeats: no blocks, only the header (and the value).
+fn special_value<'a>(chunk: &'a [u8], header: &ChunkHeader, special: Special) -> Result<Cow<'a, [u8]>, ChunkError> {
     let nbytes = header.nbytes;
     let typesize = usize::from(header.typesize);
     match special {
@@ -692,14 +888,10 @@ fn decompress_special(chunk: &[u8], header: &ChunkHeader, special: Special) -> R
                     "32 plus the repeated value's size, which must divide nbytes",
                 ));
             }
-            let mut out = Vec::with_capacity(nbytes);
-            while out.len() < nbytes {
-                out.extend_from_slice(value);
-            }
-            Ok(out)
+            Ok(Cow::Borrowed(value))
         }
         Special::Nan => {
-            let nan: &[u8] = match typesize {
+            let nan: &'static [u8] = match typesize {
                 4 => &const { f32::NAN.to_bits().to_le_bytes() },
                 8 => &const { f64::NAN.to_bits().to_le_bytes() },
                 _ => return Err(bad(3, "typesize", typesize as i64, "4 or 8 for a chunk of NaNs")),
@@ -707,21 +899,34 @@ fn decompress_special(chunk: &[u8], header: &ChunkHeader, special: Special) -> R
             if !nbytes.is_multiple_of(typesize) {
                 return Err(bad(4, "nbytes", nbytes as i64, "a multiple of typesize"));
             }
-            Ok(nan.iter().copied().cycle().take(nbytes).collect())
+            Ok(Cow::Borrowed(nan))
         }
         _ => {
             if !nbytes.is_multiple_of(typesize) {
                 return Err(bad(4, "nbytes", nbytes as i64, "a multiple of typesize"));
             }
-            Ok(vec![0; nbytes])
+            Ok(Cow::Owned(vec![0; typesize]))
         }
     }
+}
+
+/// `nbytes` bytes of a special chunk's item, repeated.
+fn repeat(special: Special, item: &[u8], nbytes: usize) -> Vec<u8> {
+    if matches!(special, Special::Zeros | Special::Uninit) || item.iter().all(|&b| b == 0) {
+        return vec![0; nbytes];
+    }
+    let mut out = Vec::with_capacity(nbytes);
+    while out.len() < nbytes {
+        let n = item.len().min(nbytes - out.len());
+        out.extend_from_slice(&item[..n]);
+    }
+    out
 }
 
 /// The state of decompressing a regular (not memcpyed, not special) chunk.
 struct Decoder<'a> {
     chunk: &'a [u8],
-    header: &'a ChunkHeader,
+    header: ChunkHeader,
     codec: Codec,
     /// The filters to undo, in the order to undo them (decreasing slot), with their slots.
     filters: [(u8, usize); 6],
@@ -735,7 +940,7 @@ struct Decoder<'a> {
 }
 
 impl<'a> Decoder<'a> {
-    fn new(chunk: &'a [u8], header: &'a ChunkHeader) -> Result<Self, ChunkError> {
+    fn new(chunk: &'a [u8], header: ChunkHeader) -> Result<Self, ChunkError> {
         let codec = header.codec();
         if let Codec::Other(format) = codec {
             return Err(unsupported(2, "codec format", format));
@@ -788,30 +993,39 @@ impl<'a> Decoder<'a> {
         })
     }
 
-    fn run(mut self) -> Result<Vec<u8>, ChunkError> {
+    /// Decodes the blocks in order and hands each to `f`. At most four buffers of a block's size
+    /// are held: the block, the filters' two, and the first block when delta needs it.
+    fn run<E: From<ChunkError>>(mut self, mut f: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
         let nbytes = self.header.nbytes;
         let blocksize = self.header.blocksize;
-        let mut out = vec![0u8; nbytes];
-        // Scratch buffers for the filters, one block each, made on first use.
+        let typesize = usize::from(self.header.typesize);
+        // Each buffer is made on first use.
+        let mut out = Vec::new();
+        let mut first = Vec::new();
         let mut scratch: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
         for block in 0..self.nblocks {
             let start = block * blocksize;
             let bsize = blocksize.min(nbytes - start);
-            let dest = &mut out[start..start + bsize];
+            out.resize(bsize, 0);
             if self.nfilters == 0 {
-                self.decode_block(block, bsize, dest)?;
+                self.decode_block(block, bsize, &mut out)?;
             } else {
                 let [a, b] = &mut scratch;
                 a.resize(bsize, 0);
                 b.resize(bsize, 0);
                 self.decode_block(block, bsize, a)?;
-                self.unfilter(bsize, a, b, dest);
+                self.unfilter(bsize, a, b, &mut out);
             }
             if self.delta {
-                undo_delta(&mut out, start, bsize, usize::from(self.header.typesize));
+                undo_delta(&mut out, (block > 0).then_some(first.as_slice()), typesize);
+            }
+            f(&out)?;
+            if self.delta && block == 0 && self.nblocks > 1 {
+                // Delta undoes the other blocks against this one.
+                core::mem::swap(&mut first, &mut out);
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Undoes the filters other than delta: from `a` (the decoded block) into `dest`.
@@ -1043,24 +1257,27 @@ fn bitunshuffle(typesize: usize, src: &[u8], dest: &mut [u8], version: u8) {
     dest[whole..].copy_from_slice(&src[whole..]);
 }
 
-/// Undoes delta (c-blosc2's `delta_decoder`) on the block at `start` of `out`, in place: the
-/// first block was XORed item by item with its previous item, the others with the first
-/// block's items. Items are 1, 2, 4 or 8 bytes wide (a typesize that is a multiple of 8 works
-/// on 8-byte words, any other on bytes); the bytes past the last whole word stay as they are.
-fn undo_delta(out: &mut [u8], start: usize, bsize: usize, typesize: usize) {
+/// Undoes delta (c-blosc2's `delta_decoder`) on one block, in place: the first block (`first`
+/// is `None`) was XORed item by item with its previous item, the others with the first block's
+/// items. Items are 1, 2, 4 or 8 bytes wide (a typesize that is a multiple of 8 works on 8-byte
+/// words, any other on bytes); the bytes past the last whole word stay as they are.
+fn undo_delta(block: &mut [u8], first: Option<&[u8]>, typesize: usize) {
     let width = match typesize {
         1 | 2 | 4 | 8 => typesize,
         _ if typesize.is_multiple_of(8) => 8,
         _ => 1,
     };
-    let words = bsize / width;
-    if start == 0 {
-        for i in width..words * width {
-            out[i] ^= out[i - width];
+    let words = block.len() / width;
+    match first {
+        None => {
+            for i in width..words * width {
+                block[i] ^= block[i - width];
+            }
         }
-    } else {
-        for i in 0..words * width {
-            out[start + i] ^= out[i];
+        Some(first) => {
+            for (byte, &base) in block[..words * width].iter_mut().zip(first) {
+                *byte ^= base;
+            }
         }
     }
 }

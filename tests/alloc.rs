@@ -33,6 +33,13 @@
 //! `encode_into` allocates nothing; `encode` allocates once, exactly `encoded_len()` bytes, and
 //! returns a `Vec` whose capacity equals its length.
 //!
+//! # The body check of a frame
+//!
+//! `metalayer::frame::check_body_from` holds what the frame's body holds, never what its index
+//! claims: an index of one repeated offset (a special chunk) claiming 2^31 - 8 bytes of offsets
+//! is checked in a few hundred bytes, and a compressed one in its own bytes and four buffers of
+//! one of its blocks (`vlmeta::decompress_blocks`), whatever its `nbytes`.
+//!
 //! The counters are per thread and count only inside [`measure`], so the test harness's other
 //! threads do not disturb them.
 
@@ -46,7 +53,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use arrayvec::{ArrayString, ArrayVec};
-use common::{b2nd_v1, caterva_v0, unhex};
+use common::{ZEROS, b2nd_v1, blosc2_chunk, caterva_v0, frame_with_index, unhex};
 use metalayer::b2nd::{B2ndV0, B2ndV1};
 use metalayer::caterva::CatervaV0;
 use metalayer::prelude::*;
@@ -812,4 +819,66 @@ fn refused_values_allocate_at_most_the_buffer() {
     let (r, s) = measure(|| good.encode_into(black_box(&mut [0u8; 8])));
     assert!(r.is_err());
     assert_eq!(s, IDLE);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The body check
+// ---------------------------------------------------------------------------------------------
+
+fn body_base() -> Vec<u8> {
+    // python-blosc2 4.x: a frame of 4 chunks, chunksize 16, its index at 165.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/files/blosc2-4/dtype_i4le.b2nd");
+    std::fs::read(path).unwrap()
+}
+
+/// What checking the body of `bytes` allocates, and the number of chunks it found.
+fn body_stats(bytes: &[u8]) -> (u64, Stats) {
+    let frame = metalayer::frame::parse_frame_borrowed(bytes).unwrap();
+    let (body, s) = measure(|| metalayer::frame::check_body_from(std::io::Cursor::new(bytes), &frame, None));
+    (body.unwrap().nchunks, s)
+}
+
+#[test]
+fn a_special_index_of_2_pow_31_bytes_is_checked_in_a_few_hundred_bytes() {
+    let nbytes = i32::MAX - 7;
+    let nchunks = i64::from(nbytes / 8);
+    let index = blosc2_chunk(0, 8, nbytes, 1 << 20, 0x30, &ZEROS.to_le_bytes());
+    let bytes = frame_with_index(&body_base(), &index, nchunks * 16, 16);
+    let (found, s) = body_stats(&bytes);
+    assert_eq!(found, nchunks as u64);
+    // The index's 40 bytes, its header, the reader's buffer: never 2 GiB.
+    assert!(s.peak < 1024 && s.bytes < 4096, "{s:?}");
+}
+
+#[test]
+fn a_compressed_index_is_held_a_block_at_a_time() {
+    // 64 MiB of offsets of chunks of zeros (8388608 chunks), in blocks of 256 KiB, each block
+    // its 8 shuffled streams as runs: 7 of zeros (a stream size of 0) and one of 0x81 (-129,
+    // then a token). c-blosc2 writes a stream of one byte so.
+    let (nbytes, blocksize) = (64usize << 20, 256usize << 10);
+    let nblocks = nbytes / blocksize;
+    let block: Vec<u8> = [0i32; 7]
+        .iter()
+        .flat_map(|z| z.to_le_bytes())
+        .chain((-129i32).to_le_bytes())
+        .chain([0x01])
+        .collect();
+    let data_at = 32 + 4 * nblocks;
+    let mut rest: Vec<u8> = (0..nblocks)
+        .flat_map(|b| ((data_at + b * block.len()) as i32).to_le_bytes())
+        .collect();
+    (0..nblocks).for_each(|_| rest.extend_from_slice(&block));
+    let index = blosc2_chunk(0, 8, nbytes as i32, blocksize as i32, 0, &rest);
+    let nchunks = (nbytes / 8) as i64;
+    let bytes = frame_with_index(&body_base(), &index, nchunks * 16, 16);
+    let (found, s) = body_stats(&bytes);
+    assert_eq!(found, nchunks as u64);
+    // The index chunk read whole (about 10 KiB), and three buffers of a block (the block and
+    // the two of the shuffle): under 1/64 of what the index claims.
+    let bound = (index.len() + 4 * blocksize + 4096) as isize;
+    assert!(
+        s.peak < bound && s.peak < (nbytes / 64) as isize,
+        "{s:?}, bound {bound}"
+    );
+    assert!(s.peak > (3 * blocksize) as isize, "{s:?}: the blocks were not counted");
 }

@@ -8,7 +8,9 @@
 //!   chunks);
 //! - hostile chunks: truncations, lying sizes, every value of every header byte, every value of
 //!   every byte of small chunks, unknown codecs, filters and flags: an error, or exactly
-//!   `nbytes` bytes, and never a panic.
+//!   `nbytes` bytes, and never a panic;
+//! - `decompress_blocks`, on all of these, gives the same error or the same bytes, a block at a
+//!   time.
 
 mod common;
 
@@ -17,7 +19,10 @@ use std::path::Path;
 use std::sync::Once;
 
 use common::unhex;
-use metalayer::vlmeta::{ChunkErrorKind, ChunkHeader, Codec, DEFAULT_LIMIT, Special, StreamFailure, decompress};
+use metalayer::vlmeta::{
+    ChunkError, ChunkErrorKind, ChunkHeader, Codec, DEFAULT_LIMIT, SPECIAL_PIECE, Special, StreamFailure, decompress,
+    decompress_blocks, special_item,
+};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -72,10 +77,28 @@ fn set32(chunk: &mut [u8], at: usize, value: i32) {
     chunk[at..at + 4].copy_from_slice(&value.to_le_bytes());
 }
 
+/// `decompress_blocks`' pieces, joined, and their sizes.
+fn blocks(chunk: &[u8], limit: usize) -> Result<(Vec<u8>, Vec<usize>), ChunkError> {
+    let (mut out, mut sizes) = (Vec::new(), Vec::new());
+    decompress_blocks(chunk, limit, |piece: &[u8]| {
+        assert!(!piece.is_empty(), "an empty piece");
+        out.extend_from_slice(piece);
+        sizes.push(piece.len());
+        Ok::<(), ChunkError>(())
+    })?;
+    Ok((out, sizes))
+}
+
 /// What a decode of a chunk, hostile or not, may give: an error, or exactly the `nbytes` its
-/// header states.
+/// header states; `decompress_blocks` gives the same, a block at a time.
 fn check_outcome(chunk: &[u8], limit: usize, what: &str) {
-    if let Ok(out) = decompress(chunk, limit) {
+    let whole = decompress(chunk, limit);
+    assert_eq!(
+        blocks(chunk, limit).map(|(out, _)| out),
+        whole,
+        "{what}: decompress_blocks disagrees with decompress"
+    );
+    if let Ok(out) = whole {
         let nbytes = le32(chunk, 4);
         assert_eq!(
             out.len() as i64,
@@ -602,6 +625,69 @@ fn special_chunks_made_by_hand() {
     );
 }
 
+#[test]
+fn special_chunks_a_piece_at_a_time_and_their_item() {
+    // Zeros, NaN, a repeated value of 3 bytes, uninitialized: the item, and the pieces.
+    let cases: [(Vec<u8>, Special, Vec<u8>); 4] = [
+        (
+            made(0, 4, 1 << 20, 1 << 20, [0; 6], 0x10, &[]),
+            Special::Zeros,
+            vec![0; 4],
+        ),
+        (
+            made(0, 8, 1 << 20, 1 << 20, [0; 6], 0x20, &[]),
+            Special::Nan,
+            f64::NAN.to_bits().to_le_bytes().to_vec(),
+        ),
+        (
+            made(0, 3, 3 << 18, 3 << 18, [0; 6], 0x30, &[1, 2, 3]),
+            Special::Value,
+            vec![1, 2, 3],
+        ),
+        (
+            made(0, 2, 1 << 20, 1 << 20, [0; 6], 0x40, &[]),
+            Special::Uninit,
+            vec![0; 2],
+        ),
+    ];
+    for (chunk, special, item) in cases {
+        let repeated = special_item(&chunk).unwrap().unwrap();
+        assert_eq!((repeated.special, &*repeated.item), (special, &item[..]));
+        let (joined, sizes) = blocks(&chunk, DEFAULT_LIMIT).unwrap();
+        assert_eq!(joined, decompress(&chunk, DEFAULT_LIMIT).unwrap(), "{special:?}");
+        // Every piece but the last is the same size: at most SPECIAL_PIECE, a whole number of items.
+        let piece = sizes[0];
+        assert!(
+            piece <= SPECIAL_PIECE && piece % item.len() == 0,
+            "{special:?}: {piece}"
+        );
+        assert!(sizes[..sizes.len() - 1].iter().all(|&n| n == piece), "{special:?}");
+        assert_eq!(sizes.iter().sum::<usize>(), joined.len());
+    }
+    // An item longer than SPECIAL_PIECE is one piece.
+    let long = vec![7u8; SPECIAL_PIECE + 1];
+    let chunk = made(0, 1, 2 * long.len() as i32, long.len() as i32, [0; 6], 0x30, &long);
+    assert_eq!(blocks(&chunk, DEFAULT_LIMIT).unwrap().1, [long.len(), long.len()]);
+    // Not special: a memcpyed chunk is one piece, borrowed; an empty chunk none.
+    let memcpyed = made(0x02, 1, 3, 3, [0; 6], 0, b"abc");
+    assert!(special_item(&memcpyed).unwrap().is_none());
+    assert_eq!(blocks(&memcpyed, 3).unwrap(), (b"abc".to_vec(), vec![3]));
+    assert_eq!(blocks(&made(0, 1, 0, 1, [0; 6], 0, &[]), 3).unwrap(), (vec![], vec![]));
+    // The checks are decompress's: the limit, an item that does not divide nbytes.
+    let err = special_item(&made(0, 2, 7, 7, [0; 6], 0x30, &[0xab, 0xcd])).unwrap_err();
+    assert_eq!(
+        err,
+        decompress(&made(0, 2, 7, 7, [0; 6], 0x30, &[0xab, 0xcd]), 7).unwrap_err()
+    );
+    let huge = made(0, 1, i32::MAX, 1 << 20, [0; 6], 0x10, &[]);
+    assert!(matches!(
+        blocks(&huge, DEFAULT_LIMIT).unwrap_err().kind,
+        ChunkErrorKind::Limit { .. }
+    ));
+    // special_item takes no limit: it repeats nothing.
+    assert_eq!(special_item(&huge).unwrap().unwrap().special, Special::Zeros);
+}
+
 // ---- c-blosc2 as the producer ---------------------------------------------------------------
 
 static INIT: Once = Once::new();
@@ -743,6 +829,14 @@ fn chunks_c_blosc2_compresses_decompress_to_its_input() {
                         // with typesize 2 loses its last byte), and truncated precision is lossy.
                         let reference = c_decompress(&chunk, len);
                         assert!(out == reference, "{what}: not what c-blosc2 decompresses");
+                        // A block at a time: the same bytes, in pieces of a block each.
+                        let (joined, sizes) = blocks(&chunk, len).unwrap_or_else(|e| panic!("{what}: {e}"));
+                        assert!(joined == reference, "{what}: decompress_blocks");
+                        if !header.memcpyed() && len > 0 {
+                            let b = header.blocksize;
+                            let want: Vec<usize> = (0..len.div_ceil(b)).map(|i| b.min(len - i * b)).collect();
+                            assert_eq!(sizes, want, "{what}: block sizes");
+                        }
                         if reference != input {
                             assert!(
                                 filters.contains(&DELTA) || filters.contains(&TRUNC),

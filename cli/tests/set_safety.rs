@@ -283,3 +283,126 @@ fn a_link_to_a_store_is_edited_at_its_target() {
     assert_eq!(names(&dir), ["link.b2z", "real.b2z"]);
     std::fs::remove_dir_all(&dir).expect("clean");
 }
+
+/// `header_len` and `cbytes` of a frame (`cbytes`: the int64 after the `0xd3` at byte 0x26).
+fn sizes(frame: &[u8]) -> (usize, usize) {
+    let header_len = i32::from_be_bytes(frame[11..15].try_into().expect("4 bytes"));
+    let cbytes = i64::from_be_bytes(frame[0x27..0x2f].try_into().expect("8 bytes"));
+    (
+        usize::try_from(header_len).expect("len"),
+        usize::try_from(cbytes).expect("cbytes"),
+    )
+}
+
+#[test]
+fn frames_whose_index_or_sizes_lie_are_refused_and_left_as_they_were() {
+    let dir = scratch("set-lies");
+    let good = std::fs::read(fixture("files/blosc2-4-stores/dictstore.b2d/big.b2nd")).expect("fixture");
+    let (header_len, cbytes) = sizes(&good);
+    let index_at = header_len + cbytes;
+    // The fixture's index is a memcpyed chunk (flags bit 1): its offsets follow its 32-byte
+    // header, little-endian int64s from header_len.
+    assert_eq!(good[index_at + 2] & 0x02, 0x02);
+    let mut past_end = good.clone();
+    past_end[index_at + 32..index_at + 40].copy_from_slice(&(1i64 << 40).to_le_bytes());
+    let mut cbytes_up = good.clone();
+    cbytes_up[0x27..0x2f].copy_from_slice(&i64::try_from(cbytes + 1).expect("i64").to_be_bytes());
+    let mut cbytes_down = good.clone();
+    cbytes_down[0x27..0x2f].copy_from_slice(&i64::try_from(cbytes - 8).expect("i64").to_be_bytes());
+    let mut cbytes_far = good.clone();
+    cbytes_far[0x27..0x2f].copy_from_slice(&(1i64 << 40).to_be_bytes());
+    let mut broken_index = good.clone();
+    broken_index[index_at] = 0; // the index chunk's format version
+    let cases: [(&str, &[u8], String); 5] = [
+        (
+            "past_end",
+            &past_end,
+            format!(
+                "at byte {:#04x} (chunk 0): offset 1099511627776 points past the data",
+                index_at + 32
+            ),
+        ),
+        // The index is looked for a byte later, where it is not.
+        (
+            "cbytes_up",
+            &cbytes_up,
+            format!("(the index chunk starts at byte {:#04x})", index_at + 1),
+        ),
+        (
+            "cbytes_far",
+            &cbytes_far,
+            "at byte 0x27: cbytes 1099511627776 lies".to_owned(),
+        ),
+        (
+            "cbytes_down",
+            &cbytes_down,
+            format!("at byte {:#04x} in the index chunk", index_at - 8),
+        ),
+        (
+            "broken_index",
+            &broken_index,
+            format!("at byte {index_at:#04x} in the index chunk: blosc2 chunk"),
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        let path = dir.join(format!("{name}.b2nd"));
+        std::fs::write(&path, bytes).expect("write");
+        for dry_run in [false, true] {
+            let mut args = vec![Path::new("set"), Path::new("--vlmeta"), Path::new("k=1"), &path];
+            if dry_run {
+                args.insert(1, Path::new("--dry-run"));
+            }
+            let out = run(&args);
+            assert_eq!(out.status.code(), Some(1), "{name}");
+            let message = stderr(&out);
+            assert!(
+                message.starts_with(&format!("metalayer: {}: ", path.display())),
+                "{message}"
+            );
+            assert!(message.contains(&want), "{name}: {message}\nwants: {want}");
+            assert_eq!(std::fs::read(&path).expect("read"), bytes, "{name}");
+        }
+    }
+    assert_eq!(
+        names(&dir),
+        [
+            "broken_index.b2nd",
+            "cbytes_down.b2nd",
+            "cbytes_far.b2nd",
+            "cbytes_up.b2nd",
+            "past_end.b2nd"
+        ]
+    );
+    std::fs::remove_dir_all(&dir).expect("clean");
+}
+
+#[test]
+fn a_store_member_whose_index_lies_is_refused_and_the_zip_left_as_it_was() {
+    let dir = scratch("set-member-lies");
+    let zip = dir.join("dictstore.b2z");
+    let mut bytes = std::fs::read(fixture("files/blosc2-4-stores/dictstore.b2z")).expect("fixture");
+    // `big.b2nd` lies at byte 1940 of the zip (python's zipfile says so: tests/fixtures).
+    let at = 1940;
+    let (header_len, cbytes) = sizes(&bytes[at..]);
+    let offset_at = at + header_len + cbytes + 32;
+    bytes[offset_at..offset_at + 8].copy_from_slice(&(1i64 << 40).to_le_bytes());
+    std::fs::write(&zip, &bytes).expect("write");
+    let member = zip.join("big.b2nd");
+    let out = run(&[Path::new("set"), Path::new("--vlmeta"), Path::new("k=1"), &member]);
+    assert_eq!(out.status.code(), Some(1));
+    let message = stderr(&out);
+    assert!(
+        message.starts_with(&format!("metalayer: {}: ", member.display())),
+        "{message}"
+    );
+    assert!(
+        message.contains(&format!(
+            "at byte {:#04x} (chunk 0): offset 1099511627776 points past the data",
+            offset_at - at
+        )),
+        "{message}"
+    );
+    assert_eq!(std::fs::read(&zip).expect("read"), bytes);
+    assert_eq!(names(&dir), ["dictstore.b2z"]);
+    std::fs::remove_dir_all(&dir).expect("clean");
+}

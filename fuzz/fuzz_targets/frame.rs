@@ -1,12 +1,13 @@
 //! The frame reader: the header length from the fixed prefix, the metalayers from a header, and
-//! a whole frame (header and trailer, found from `frame_len`); and the generated decoders of
-//! `frame_header_v2` and `frame_trailer_v1` on their own.
+//! a whole frame (header and trailer, found from `frame_len`), then its body (the chunks and
+//! their index); and the generated decoders of `frame_header_v2` and `frame_trailer_v1` on their
+//! own.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use metalayer::frame::{
-    FrameHeader, FrameTrailer, MAX_HEADER_LEN, MAX_METALAYERS, MIN_HEADER_LEN, MIN_TRAILER_LEN, header_len,
-    parse_frame, parse_header,
+    FrameHeader, FrameTrailer, MAX_HEADER_LEN, MAX_METALAYERS, MIN_HEADER_LEN, MIN_TRAILER_LEN, check_body_from,
+    header_len, parse_frame, parse_frame_borrowed, parse_header,
 };
 use metalayer::prelude::*;
 
@@ -66,6 +67,19 @@ fuzz_target!(|data: &[u8]| {
                 FrameTrailer::decode(bytes).expect("trailer").encode().expect("encode"),
                 bytes
             );
+            // The body: within the frame, or an error placed in it.
+            let borrowed = parse_frame_borrowed(data).expect("the frame parses");
+            match check_body_from(std::io::Cursor::new(data), &borrowed, None) {
+                Ok(body) => {
+                    assert!(body.special_chunks <= body.nchunks);
+                    assert!(body.data_end >= header_len as u64 && body.index_offset == body.data_end);
+                    assert!(body.data_end + body.index_len <= frame.trailer.offset);
+                }
+                Err(err) => {
+                    assert!(err.offset().is_none_or(|at| at < frame_len as u64), "{err}");
+                    let _ = err.to_string();
+                }
+            }
         }
         Err(err) => {
             let _ = err.to_string();

@@ -1,10 +1,11 @@
 //! The Blosc2 chunk decoder of variable-length metalayers on any bytes: it decompresses to
 //! exactly the `nbytes` the header states, never more than the limit, or names an offset inside
-//! the chunk; it never panics. The first byte picks the limit, so that small limits are met too.
+//! the chunk; it never panics; a block at a time, it gives the same bytes or the same error. The
+//! first byte picks the limit, so that small limits are met too.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use metalayer::vlmeta::{ChunkHeader, DEFAULT_LIMIT, decompress};
+use metalayer::vlmeta::{ChunkError, ChunkHeader, DEFAULT_LIMIT, decompress, decompress_blocks};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, chunk)) = data.split_first() else {
@@ -15,7 +16,14 @@ fuzz_target!(|data: &[u8]| {
         1 => 1 << 16,
         _ => usize::from(selector),
     };
-    match decompress(chunk, limit) {
+    let whole = decompress(chunk, limit);
+    let mut joined = Vec::new();
+    let blocks = decompress_blocks(chunk, limit, |piece: &[u8]| {
+        joined.extend_from_slice(piece);
+        Ok::<(), ChunkError>(())
+    });
+    assert_eq!(blocks.map(|()| joined), whole);
+    match whole {
         Ok(bytes) => {
             let header = ChunkHeader::parse(chunk).expect("a chunk that decompresses has a header");
             assert_eq!(bytes.len(), header.nbytes);

@@ -11,12 +11,14 @@ use std::string::String;
 
 use metalayer_runtime::wire::Wire;
 
+use crate::vlmeta::ChunkError;
 use crate::{DecodeError, DecodeErrorKind, Path};
 
 use super::{MAX_HEADER_LEN, MAX_METALAYERS, MIN_TRAILER_LEN, TRAILER_TAIL_LEN, magic_text, wide};
 
-/// Why a frame's header or trailer could not be read: what went wrong ([`kind`](Self::kind)),
-/// and where ([`place`](Self::place)), unless it is a file's error.
+/// Why a frame's header or trailer could not be read, or its body did not check out: what went
+/// wrong ([`kind`](Self::kind)), and where ([`place`](Self::place)), unless it is a file's
+/// error.
 ///
 /// ```
 /// use metalayer::frame::{parse_header, FrameErrorKind, Section};
@@ -61,10 +63,12 @@ pub struct Place {
     pub entry: Entry,
 }
 
-/// The two sections of a frame that the reader reads.
+/// The sections of a frame: the two the reader reads, and the body between them, which
+/// [`check_body`](super::check_body) checks.
 ///
 /// ```
 /// assert_eq!(metalayer::frame::Section::Trailer.to_string(), "trailer");
+/// assert_eq!(metalayer::frame::Section::Body.to_string(), "body");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -73,14 +77,18 @@ pub enum Section {
     Header,
     /// The trailer: `frame_trailer_v1`, the vlmetalayers.
     Trailer,
+    /// The body: the chunks and their index chunk, between the header and the trailer (in a
+    /// sparse frame, the index alone; the chunks are files of their own).
+    Body,
 }
 
 impl Section {
-    /// What the section's map holds: `metalayers` or `vlmetalayers`.
+    /// What the section's map holds: `metalayers` or `vlmetalayers` (the body: chunks).
     const fn holds(self) -> &'static str {
         match self {
             Section::Header => "metalayers",
             Section::Trailer => "vlmetalayers",
+            Section::Body => "chunks",
         }
     }
 }
@@ -90,6 +98,7 @@ impl fmt::Display for Section {
         f.write_str(match self {
             Section::Header => "header",
             Section::Trailer => "trailer",
+            Section::Body => "body",
         })
     }
 }
@@ -101,6 +110,7 @@ impl fmt::Display for Section {
 ///
 /// assert_eq!(Entry::Content(2).to_string(), "contents[2]");
 /// assert_eq!(Entry::Offset("b2nd".into()).to_string(), r#"offsets["b2nd"]"#);
+/// assert_eq!(Entry::Chunk(3).to_string(), "chunk 3");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -120,11 +130,17 @@ pub enum Entry {
     Content(usize),
     /// Past the section's last entry.
     End,
+    /// The body's index chunk: its header, or its data as a whole.
+    Index,
+    /// The chunk of this number: its entry in the index, or its own bytes.
+    Chunk(u64),
 }
 
 impl fmt::Display for Entry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Entry::Index => f.write_str("the index chunk"),
+            Entry::Chunk(n) => write!(f, "chunk {n}"),
             Entry::Field(name) => f.write_str(name),
             Entry::Path(path) => write!(f, "{path}"),
             Entry::MapCount => f.write_str("the map's count"),
@@ -148,9 +164,9 @@ pub enum FrameErrorKind {
         /// The underlying error.
         source: io::Error,
     },
-    /// Reading from a reader given to [`read_frame_from`](super::read_frame_from) or
-    /// [`read_metalayers_from`](super::read_metalayers_from) failed; the io error is the
-    /// `source()`.
+    /// Reading from a reader given to [`read_frame_from`](super::read_frame_from),
+    /// [`read_metalayers_from`](super::read_metalayers_from) or
+    /// [`check_body_from`](super::check_body_from) failed; the io error is the `source()`.
     Read {
         /// The underlying error.
         source: io::Error,
@@ -272,6 +288,136 @@ pub enum FrameErrorKind {
         len: u32,
         /// Where the section ends: `header_len`, or `frame_len` for the trailer.
         end: u64,
+    },
+    /// The frame type byte is neither 0 (contiguous) nor 1 (sparse).
+    FrameType {
+        /// The byte.
+        found: u8,
+    },
+    /// The header's `cbytes`, the compressed size of the chunks, is negative.
+    CbytesNegative {
+        /// The stored value.
+        cbytes: i64,
+    },
+    /// The header's `cbytes` puts the end of the chunks, `header_len + cbytes`, past the
+    /// trailer.
+    CbytesPastTrailer {
+        /// The stored value.
+        cbytes: i64,
+        /// The header's length, where the chunks start.
+        header_len: u64,
+        /// Where the trailer starts.
+        trailer_offset: u64,
+    },
+    /// The header counts chunks, but the trailer starts where the chunks end: there is no
+    /// index chunk.
+    IndexMissing {
+        /// The chunks the header counts: `nbytes / chunksize`, rounded up.
+        nchunks: u64,
+        /// The header's `nbytes`.
+        nbytes: i64,
+        /// The header's `chunksize`.
+        chunksize: i32,
+    },
+    /// The index chunk does not read or does not decompress: the chunk decoder's error, whose
+    /// offset is from the index chunk's first byte.
+    IndexChunk {
+        /// Where the index chunk starts in the frame.
+        start: u64,
+        /// The decoder's error.
+        error: ChunkError,
+    },
+    /// The index chunk's `cbytes` runs past the trailer.
+    IndexPastTrailer {
+        /// The index chunk's `cbytes`.
+        cbytes: usize,
+        /// The bytes between the index chunk's start and the trailer.
+        room: u64,
+        /// Where the trailer starts.
+        trailer_offset: u64,
+    },
+    /// The index chunk's `nbytes` is not 8 bytes (one int64 offset) for each chunk the header
+    /// counts.
+    IndexNbytes {
+        /// The index chunk's `nbytes`.
+        found: usize,
+        /// The chunks the header counts; `None` when it leaves the count to the index
+        /// (`chunksize` 0: chunks of varying sizes), which then needs a multiple of 8.
+        nchunks: Option<u64>,
+        /// The header's `nbytes`.
+        nbytes: i64,
+        /// The header's `chunksize`.
+        chunksize: i32,
+    },
+    /// The index chunk is a special chunk of uninitialized values: it stores no offsets.
+    IndexUninit,
+    /// An entry of the index does not name a chunk that the frame holds.
+    ChunkOffset {
+        /// The entry's value: a byte offset from `header_len` (in a sparse frame, the number of
+        /// a chunk file), or, when negative, a special chunk.
+        stored: i64,
+        /// What is wrong.
+        miss: ChunkMiss,
+    },
+}
+
+/// Why an entry of a frame's chunk index does not name a chunk the frame holds (see
+/// [`FrameErrorKind::ChunkOffset`]). The chunk's number is the place's
+/// [`Entry::Chunk`].
+///
+/// ```
+/// use metalayer::frame::{check_body_from, parse_frame_borrowed, ChunkMiss, FrameErrorKind};
+///
+/// // python-blosc2 stores this index uncompressed (memcpyed): the offsets of the two chunks
+/// // are the int64s after its 32-byte header, at header_len + cbytes.
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/scalars.b2nd");
+/// let mut bytes = std::fs::read(path).unwrap();
+/// let index = 146 + 128;
+/// bytes[index + 40..index + 48].copy_from_slice(&500i64.to_le_bytes());
+/// let frame = parse_frame_borrowed(&bytes)?;
+/// let err = check_body_from(std::io::Cursor::new(&bytes), &frame, None).unwrap_err();
+/// assert!(matches!(
+///     err.kind(),
+///     FrameErrorKind::ChunkOffset { stored: 500, miss: ChunkMiss::PastData { cbytes: 128 } }
+/// ));
+/// assert_eq!(err.offset(), Some(index as u64 + 40));
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ChunkMiss {
+    /// The entry is negative, but names none of the special values c-blosc2 reads in an
+    /// index (bit 56 a chunk of zeros, 57 of NaNs, 58 of uninitialized values).
+    NotSpecial,
+    /// The chunk's 16-byte header would not lie within the data: the entry is above
+    /// `cbytes - 16`.
+    PastData {
+        /// The header's `cbytes`.
+        cbytes: i64,
+    },
+    /// The chunk's own `cbytes` (bytes 12..16 of its header) is below 16, or makes it run past
+    /// the end of the data.
+    ChunkPastData {
+        /// The chunk's `cbytes`.
+        chunk_cbytes: i32,
+        /// The most it may be: the bytes from the chunk's start to the end of the data.
+        room: u64,
+    },
+    /// More entries name chunks with bytes in the frame than the data can hold, each chunk
+    /// taking at least 16 bytes: this entry is the first past the bound.
+    TooMany {
+        /// The most chunks the data can hold: `cbytes / 16`.
+        max: u64,
+        /// The header's `cbytes`.
+        cbytes: i64,
+    },
+    /// In a sparse frame, the chunk file the entry names (`%08X.chunk`, of the entry's low 32
+    /// bits, as c-blosc2 names it) is not a regular file of the directory.
+    NoChunkFile {
+        /// The chunk file's path.
+        path: PathBuf,
+        /// Whether something else (a directory, say) has that name.
+        other: bool,
     },
 }
 
@@ -411,6 +557,8 @@ impl fmt::Display for FrameError {
         match &place.entry {
             Entry::Path(path) => write!(f, " in {path}")?,
             Entry::Content(index) => write!(f, " in {}.contents[{index}]", place.section.holds())?,
+            Entry::Index => f.write_str(" in the index chunk")?,
+            Entry::Chunk(n) => write!(f, " (chunk {n})")?,
             _ => {}
         }
         f.write_str(": ")?;
@@ -479,7 +627,7 @@ fn write_kind(f: &mut fmt::Formatter<'_>, kind: &FrameErrorKind, place: &Place) 
         ),
         FrameErrorKind::EntriesEndEarly { end } => match section {
             Section::Header => write!(f, "the header's last entry ends here, but header_len is {end}"),
-            Section::Trailer => write!(
+            Section::Trailer | Section::Body => write!(
                 f,
                 "the trailer's last entry ends here, but the trailer runs to frame_len {end}"
             ),
@@ -504,15 +652,116 @@ fn write_kind(f: &mut fmt::Formatter<'_>, kind: &FrameErrorKind, place: &Place) 
                 "content length {len} runs past the end of the {section} ({end_name} {end})"
             )
         }
+        other => write_body_kind(f, other),
+    }
+}
+
+/// What a placed error of the body says after its place.
+fn write_body_kind(f: &mut fmt::Formatter<'_>, kind: &FrameErrorKind) -> fmt::Result {
+    match kind {
+        FrameErrorKind::FrameType { found } => {
+            write!(f, "expected frame type 0 (contiguous) or 1 (sparse), found {found}")
+        }
+        FrameErrorKind::CbytesNegative { cbytes } => write!(
+            f,
+            "cbytes {cbytes} lies: expected the compressed size of the chunks, 0 or more"
+        ),
+        FrameErrorKind::CbytesPastTrailer {
+            cbytes,
+            header_len,
+            trailer_offset,
+        } => write!(
+            f,
+            "cbytes {cbytes} lies: the chunks from header_len {header_len} would end at byte {}, past the trailer at byte {}",
+            Hex(header_len.saturating_add_signed(*cbytes)),
+            Hex(*trailer_offset)
+        ),
+        FrameErrorKind::IndexMissing {
+            nchunks,
+            nbytes,
+            chunksize,
+        } => write!(
+            f,
+            "expected the index of {nchunks} chunks (nbytes {nbytes} / chunksize {chunksize}, rounded up), found the trailer"
+        ),
+        FrameErrorKind::IndexChunk { start, error } => {
+            write!(f, "{error} (the index chunk starts at byte {})", Hex(*start))
+        }
+        FrameErrorKind::IndexPastTrailer {
+            cbytes,
+            room,
+            trailer_offset,
+        } => write!(
+            f,
+            "expected cbytes at most {room} (the bytes before the trailer at byte {}), found {cbytes}",
+            Hex(*trailer_offset)
+        ),
+        FrameErrorKind::IndexNbytes {
+            found,
+            nchunks,
+            nbytes,
+            chunksize,
+        } => match nchunks {
+            Some(0) => write!(
+                f,
+                "expected nbytes 0 (no chunks: the header's nbytes {nbytes}, chunksize {chunksize}), found {found}"
+            ),
+            Some(n) => write!(
+                f,
+                "expected nbytes {} (8 bytes for each of {n} chunks: nbytes {nbytes} / chunksize {chunksize}, rounded up), found {found}",
+                n.saturating_mul(8)
+            ),
+            None => write!(
+                f,
+                "expected nbytes a multiple of 8 (an int64 offset for each chunk; chunksize {chunksize}: chunks of varying sizes), found {found}"
+            ),
+        },
+        FrameErrorKind::IndexUninit => f.write_str(
+            "expected the chunks' offsets, found a special chunk of uninitialized values, which stores none",
+        ),
+        FrameErrorKind::ChunkOffset { stored, miss } => write_chunk_miss(f, *stored, miss),
         other => write_unplaced(f, other),
     }
 }
 
-/// What marks a section's end: `header_len`, or `frame_len` for the trailer.
+fn write_chunk_miss(f: &mut fmt::Formatter<'_>, stored: i64, miss: &ChunkMiss) -> fmt::Result {
+    match miss {
+        ChunkMiss::NotSpecial => write!(
+            f,
+            "offset {stored} ({}) is negative, but names no special chunk: expected bit 56 (zeros), 57 (NaNs) or 58 (uninitialized) set",
+            Hex(stored.cast_unsigned())
+        ),
+        ChunkMiss::PastData { cbytes } => write!(
+            f,
+            "offset {stored} points past the data: expected 0..={} (a chunk's 16-byte header within cbytes {cbytes}), found {stored}",
+            cbytes.saturating_sub(16)
+        ),
+        ChunkMiss::ChunkPastData { chunk_cbytes, room } => write!(
+            f,
+            "the chunk at offset {stored} has cbytes {chunk_cbytes}: expected 16..={room} (to end within the data), found {chunk_cbytes}"
+        ),
+        ChunkMiss::TooMany { max, cbytes } => write!(
+            f,
+            "offset {stored} is one chunk too many: cbytes {cbytes} holds at most {max} chunks (16 bytes each at least), and the index lists more"
+        ),
+        ChunkMiss::NoChunkFile { path, other } => {
+            let why = if *other { "is not a regular file" } else { "is missing" };
+            write!(
+                f,
+                "offset {stored} names the chunk file {}, which {why}",
+                path.display()
+            )
+        }
+    }
+}
+
+/// What marks a section's end: `header_len`, or `frame_len` for the trailer (the body ends
+/// at the trailer's offset).
 const fn end_name(section: Section) -> &'static str {
     match section {
         Section::Header => "header_len",
         Section::Trailer => "frame_len",
+        Section::Body => "the trailer's offset",
     }
 }
 
@@ -526,7 +775,7 @@ fn write_offset_miss(
 ) -> fmt::Result {
     match section {
         Section::Header => write!(f, "metalayer {name:?} content offset {stored}")?,
-        Section::Trailer => write!(
+        Section::Trailer | Section::Body => write!(
             f,
             "vlmetalayer {name:?} content offset {stored} (from the trailer at byte {})",
             Hex(from)

@@ -23,10 +23,10 @@ use super::{
 const SPARSE_HEADER_FILE: &str = "chunks.b2frame";
 
 /// The frame type byte of a sparse frame (`FRAME_DIRECTORY_TYPE` in c-blosc2).
-const SPARSE_FRAME_TYPE: u8 = 1;
+pub(super) const SPARSE_FRAME_TYPE: u8 = 1;
 
 /// Reads `len` bytes at `at` (which the caller has checked lie in the input).
-fn read_at<R: Read + Seek>(
+pub(super) fn read_at<R: Read + Seek>(
     reader: &mut R,
     at: u64,
     len: u64,
@@ -75,7 +75,7 @@ fn read_frame_with<R: Read + Seek>(
 }
 
 /// Reads and checks a frame's header and trailer from `reader`, keeping their bytes.
-fn read_frame_bytes_with<R: Read + Seek>(
+pub(super) fn read_frame_bytes_with<R: Read + Seek>(
     reader: &mut R,
     io_error: &dyn Fn(io::Error) -> FrameError,
     sparse_dir: Option<&Path>,
@@ -666,7 +666,7 @@ pub fn read_metalayers_at(path: impl AsRef<Path>, offset: u64, len: u64) -> Resu
 
 /// Opens `path` and the window over `offset..offset + len` of it, which must lie in the file: the
 /// lengths the frame reader checks are then the file's own.
-fn open_window(
+pub(super) fn open_window(
     path: &Path,
     offset: u64,
     len: u64,
@@ -726,7 +726,7 @@ pub fn read_metalayers_from<R: Read + Seek>(mut reader: R) -> Result<Vec<FrameMe
 }
 
 /// A reader's io error.
-fn read_error(source: io::Error) -> FrameError {
+pub(super) fn read_error(source: io::Error) -> FrameError {
     FrameErrorKind::Read { source }.into()
 }
 

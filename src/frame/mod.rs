@@ -1,5 +1,5 @@
 //! Reading a Blosc2 frame's header and trailer, and the metalayers they hold, without reading
-//! the chunks.
+//! the chunks; and checking the chunks' index and the chunks' places between them.
 //!
 //! A Blosc2 contiguous frame (`.b2nd`, `.b2frame`, caterva's `.cat`) starts with a msgpack
 //! header that holds the fixed metalayers (`b2nd`, `caterva`, user metalayers) by name, and ends
@@ -21,6 +21,10 @@
 //!   does the same on a whole frame in memory.
 //! - [`read_frame_bytes_at`] and [`read_metalayers_at`] read a frame stored inside another file,
 //!   such as a member of a `.b2z` store, in place through a [`Window`] over its bytes.
+//! - [`check_body`] checks what lies between the header and the trailer: the chunks and the
+//!   index chunk that gives their offsets, as c-blosc2 reads them. [`check_body_at`] does so for
+//!   a frame inside another file, and [`check_body_from`] for a frame already read, through a
+//!   reader the caller holds (an editor, before it carries the body over to a new frame).
 //!
 //! ```
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
@@ -77,8 +81,23 @@
 //!   [`MIN_TRAILER_LEN`]`..=frame_len - header_len`, and the trailer's entries end at `frame_len`;
 //! - in a sparse-frame directory, the frame type byte of `chunks.b2frame` says sparse (1).
 //!
+//! [`check_body`] (and [`check_body_at`], [`check_body_from`]) adds the body, the bytes between
+//! the header and the trailer, which the readers above never read:
+//!
+//! - `cbytes` is not negative and, in a contiguous frame, the chunks it spans from
+//!   `header_len` end at or before the trailer;
+//! - the index chunk is there exactly when the header counts chunks (`nbytes / chunksize`,
+//!   rounded up; with `chunksize` 0, chunks of varying sizes, the index gives the count), fits
+//!   before the trailer, holds 8 bytes for each chunk, and decompresses (a special index, one
+//!   repeated offset, through its one value; any other a block at a time);
+//! - each offset is a special chunk (zeros, NaNs, uninitialized values), or a chunk whose
+//!   16-byte header and own `cbytes` lie within the chunks (in a sparse frame, a chunk file
+//!   `%08X.chunk` of the directory), and no more chunks have bytes than the chunks' `cbytes`
+//!   can hold (16 bytes each at least).
+//!
 //! Not checked: the index sizes (c-blosc2 does not use them either), the number of filters, and
-//! the bytes between the header and the trailer. Duplicate names are returned as stored.
+//! the chunks' own data (only each chunk's header is read). Duplicate names are returned as
+//! stored.
 //!
 //! Every error ([`FrameError`]) has a [`Place`]: the byte, the section and the entry; and a
 //! [`FrameErrorKind`]: what was expected and found, the generated decoder's own error where the
@@ -86,8 +105,8 @@
 //! a length before that length is checked against the input.
 //!
 //! The module's parts: `prefix` (the magic, `header_len`, `frame_len`), `section` (a metalayer
-//! section, the header's or the trailer's), `header`, `trailer`, `error`, and `io` (files,
-//! readers, sparse frames, [`FrameBytes`]).
+//! section, the header's or the trailer's), `header`, `trailer`, `body` (the chunks and their
+//! index), `error`, and `io` (files, readers, sparse frames, [`FrameBytes`]).
 
 // The reader indexes nothing directly and does no unchecked arithmetic.
 #![deny(
@@ -98,6 +117,7 @@
     clippy::expect_used
 )]
 
+mod body;
 pub mod edit;
 mod error;
 mod header;
@@ -111,7 +131,8 @@ mod types;
 
 use metalayer_runtime::wire::Wire;
 
-pub use error::{Entry, FrameError, FrameErrorKind, OffsetMiss, Place, Section};
+pub use body::{Body, check_body, check_body_at, check_body_from};
+pub use error::{ChunkMiss, Entry, FrameError, FrameErrorKind, OffsetMiss, Place, Section};
 pub use header::parse_header;
 pub use io::{
     FrameBytes, Window, read_frame, read_frame_bytes, read_frame_bytes_at, read_frame_from, read_metalayers,

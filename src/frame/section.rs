@@ -150,7 +150,7 @@ impl SectionAt {
     fn section_entry(&self) -> &'static str {
         match self.section {
             Section::Header => "metalayers",
-            Section::Trailer => "vlmetalayers",
+            Section::Trailer | Section::Body => "vlmetalayers",
         }
     }
 

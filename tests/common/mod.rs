@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests: hex literals and value strategies.
+//! What the integration tests share: hex literals, value strategies, and frames whose
+//! chunk index is made by hand.
 
 // Each test binary uses only some of these.
 #![allow(dead_code)]
@@ -166,4 +167,69 @@ fn schema_int_ranges(layout: &metalayer_layout::Layout) -> Vec<(i128, i128)> {
         t.record.entries.iter().for_each(|e| walk(&e.node, &mut out));
     }
     out
+}
+
+// ---- Frames with an index made by hand ------------------------------------------------------
+
+/// The offset c-blosc2 stores for a chunk of zeros.
+pub const ZEROS: i64 = (0x81u64 << 56) as i64;
+
+/// `base` (a frame without vlmetalayers) with `index` for its index chunk, the header's
+/// `nbytes`, `cbytes` 0 and `chunksize` as given, and `frame_len` made to fit.
+pub fn frame_with_index(base: &[u8], index: &[u8], nbytes: i64, chunksize: i32) -> Vec<u8> {
+    let read = metalayer::frame::parse_frame_borrowed(base).unwrap();
+    assert!(read.vlmetalayers.is_empty() && read.header.cbytes == 0);
+    let hl = read.header.header_len;
+    let trailer = &base[read.trailer.offset as usize..read.header.frame_len as usize];
+    let mut out = base[..hl].to_vec();
+    out[0x1e..0x26].copy_from_slice(&nbytes.to_be_bytes());
+    out[0x3a..0x3e].copy_from_slice(&chunksize.to_be_bytes());
+    out.extend_from_slice(index);
+    out.extend_from_slice(trailer);
+    let len = out.len() as u64;
+    out[0x10..0x18].copy_from_slice(&len.to_be_bytes());
+    out
+}
+
+/// A Blosc2 chunk header (extended), `cbytes` set to 32 + `rest`, followed by `rest`.
+pub fn blosc2_chunk(flags: u8, typesize: u8, nbytes: i32, blocksize: i32, blosc2_flags: u8, rest: &[u8]) -> Vec<u8> {
+    let mut out = vec![5, 1, flags | 0x05, typesize];
+    out.extend_from_slice(&nbytes.to_le_bytes());
+    out.extend_from_slice(&blocksize.to_le_bytes());
+    out.extend_from_slice(&((32 + rest.len()) as i32).to_le_bytes());
+    out.extend_from_slice(&[0, 0, 0, 0, 0, 1]); // shuffle
+    out.extend_from_slice(&[0; 9]);
+    out.push(blosc2_flags);
+    out.extend_from_slice(rest);
+    out
+}
+
+/// An index of `offsets`, shuffled into 8 streams a block, each stream a run of one byte (as
+/// c-blosc2 writes a stream whose bytes are all the same) or stored, in blocks of `blocksize`.
+pub fn runs_index(offsets: &[i64], blocksize: usize) -> Vec<u8> {
+    let bytes: Vec<u8> = offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
+    let nblocks = bytes.len().div_ceil(blocksize);
+    let mut data = Vec::new();
+    let mut starts = Vec::new();
+    for block in bytes.chunks(blocksize) {
+        starts.push(32 + 4 * nblocks + data.len());
+        let items = block.len() / 8;
+        for stream in 0..8 {
+            let column: Vec<u8> = (0..items).map(|i| block[i * 8 + stream]).collect();
+            if column.iter().all(|&b| b == column[0]) {
+                if column[0] == 0 {
+                    data.extend_from_slice(&0i32.to_le_bytes());
+                } else {
+                    data.extend_from_slice(&(-i32::from(column[0])).to_le_bytes());
+                    data.push(0x01);
+                }
+            } else {
+                data.extend_from_slice(&(column.len() as i32).to_le_bytes());
+                data.extend_from_slice(&column);
+            }
+        }
+    }
+    let mut rest: Vec<u8> = starts.iter().flat_map(|&s| (s as i32).to_le_bytes()).collect();
+    rest.extend_from_slice(&data);
+    blosc2_chunk(0, 8, bytes.len() as i32, blocksize as i32, 0, &rest)
 }

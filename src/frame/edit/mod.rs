@@ -326,7 +326,10 @@ impl Edit {
     /// # Ok::<(), metalayer::frame::edit::EditError>(())
     /// ```
     pub fn preview(&self, path: impl AsRef<Path>) -> Result<Vec<Changed>, EditError> {
-        let bytes = super::read_frame_bytes(path)?;
+        let (file, sparse_dir) = super::io::frame_file(path.as_ref())?;
+        let source = super::io::open_regular(&file)?;
+        let bytes = super::io::read_frame_bytes_file(&source, &file, sparse_dir)?;
+        check_body(&source, 0, &bytes, sparse_dir)?;
         Ok(self.plan_bytes(&bytes)?.changes)
     }
 
@@ -417,6 +420,7 @@ impl Edit {
     ) -> Result<(Vec<Changed>, u64), EditError> {
         let path = original.path();
         let bytes = super::io::read_frame_bytes_file_at(original.file(), path, offset, len)?;
+        check_body(original.file(), offset, &bytes, None)?;
         let plan = self.plan_bytes(&bytes)?;
         let (start, end) = plan.body;
         out.write_all(&plan.header).map_err(|e| EditError::write(path, e))?;
@@ -441,7 +445,10 @@ impl Edit {
     /// # Ok::<(), metalayer::frame::edit::EditError>(())
     /// ```
     pub fn preview_at(&self, path: impl AsRef<Path>, offset: u64, len: u64) -> Result<Vec<Changed>, EditError> {
-        let bytes = super::read_frame_bytes_at(path, offset, len)?;
+        let path = path.as_ref();
+        let source = super::io::open_regular(path)?;
+        let bytes = super::io::read_frame_bytes_file_at(&source, path, offset, len)?;
+        check_body(&source, offset, &bytes, None)?;
         Ok(self.plan_bytes(&bytes)?.changes)
     }
 
@@ -455,6 +462,7 @@ impl Edit {
         let (file, sparse_dir) = super::io::frame_file(path)?;
         replace::replace_with(&file, options, faults, |original, new, faults| {
             let bytes = super::io::read_frame_bytes_file(original.file(), original.path(), sparse_dir)?;
+            check_body(original.file(), 0, &bytes, sparse_dir)?;
             let plan = self.plan_bytes(&bytes)?;
             let write_error = |e| EditError::write(original.path(), e);
             replace::write_piece(new, &plan.header, faults).map_err(write_error)?;
@@ -559,6 +567,22 @@ impl Edit {
         }
         Ok(())
     }
+}
+
+/// Checks the body of the frame `bytes` read from `file` at `offset` (its chunks' index and
+/// sizes, [`check_body_from`](super::check_body_from)): what an edit copies must read back.
+fn check_body(
+    file: &std::fs::File,
+    offset: u64,
+    bytes: &FrameBytes,
+    sparse_dir: Option<&Path>,
+) -> Result<(), EditError> {
+    let frame = bytes.frame()?;
+    let len = frame.header.frame_len;
+    let window = super::Window::new(file, offset, len)
+        .map_err(|e| EditError::Frame(FrameError::from(super::FrameErrorKind::Read { source: e })))?;
+    super::check_body_from(window, &frame, sparse_dir)?;
+    Ok(())
 }
 
 /// The chunk of a vlmetalayer's new value, its name checked.
