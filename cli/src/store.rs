@@ -53,7 +53,8 @@ const LOCAL_LEN: u64 = 30;
 /// The optional signature of a data descriptor, which follows the data of a member whose
 /// general purpose flag bit 3 is set.
 const DESCRIPTOR_SIGNATURE: u32 = 0x0807_4b50;
-const DATA_DESCRIPTOR: u16 = 1 << 3;
+/// The general purpose flag of a member whose CRC-32 and sizes follow its data.
+pub const DATA_DESCRIPTOR: u16 = 1 << 3;
 /// The id of the zip64 extended information extra field.
 const ZIP64_EXTRA_ID: u16 = 1;
 /// The longest zip comment: the end record is within this many bytes of the file's end.

@@ -26,8 +26,6 @@ const LOCAL_CRC_AT: u64 = 14;
 const CENTRAL_CRC_AT: u64 = 16;
 const CENTRAL_OFFSET_AT: u64 = 42;
 const END_RECORD_OFFSET_AT: u64 = 16;
-/// The general purpose flag of a member whose CRC-32 and sizes follow its data.
-const DATA_DESCRIPTOR: u16 = 1 << 3;
 
 /// A path that names a member of a store: the `.b2z` file among its ancestors, and the rest.
 pub fn member_path(path: &Path) -> Option<(PathBuf, String)> {
@@ -66,7 +64,7 @@ pub fn find_member(zip: &Path, name: &str) -> Result<(Member, store::Layout), St
             m.header_offset
         ));
     };
-    if flags & DATA_DESCRIPTOR != 0 {
+    if flags & store::DATA_DESCRIPTOR != 0 {
         return Err(format!(
             "the member at byte {} has a data descriptor; such a member is not rewritten",
             m.header_offset

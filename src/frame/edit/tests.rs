@@ -490,6 +490,12 @@ fn an_edit_that_waited_edits_the_file_the_holder_renamed_in() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Writes `bytes` at the end of the file `path`, in place, as a writer that takes no lock.
+fn append(path: &Path, bytes: &[u8]) {
+    let mut f = fs::OpenOptions::new().append(true).open(path).unwrap();
+    std::io::Write::write_all(&mut f, bytes).unwrap();
+}
+
 #[test]
 fn a_file_changed_by_a_writer_that_takes_no_lock_is_read_again() {
     let dir = scratch("unlocked-writer");
@@ -502,8 +508,7 @@ fn a_file_changed_by_a_writer_that_takes_no_lock_is_read_again() {
     let mut faults = Faults {
         before_rename: Some(std::boxed::Box::new(move |p: &Path| {
             if std::mem::take(&mut once) {
-                let mut f = fs::OpenOptions::new().append(true).open(p).unwrap();
-                std::io::Write::write_all(&mut f, b"tail").unwrap();
+                append(p, b"tail");
             }
         })),
         ..Faults::default()
@@ -520,10 +525,7 @@ fn a_file_changed_by_a_writer_that_takes_no_lock_is_read_again() {
     // Always: the edit gives up, and leaves what the other writer wrote.
     fs::write(&path, &old).unwrap();
     let mut faults = Faults {
-        before_rename: Some(std::boxed::Box::new(|p: &Path| {
-            let mut f = fs::OpenOptions::new().append(true).open(p).unwrap();
-            std::io::Write::write_all(&mut f, b"x").unwrap();
-        })),
+        before_rename: Some(std::boxed::Box::new(|p: &Path| append(p, b"x"))),
         ..Faults::default()
     };
     let err = Edit::new()
