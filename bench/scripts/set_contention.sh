@@ -16,6 +16,8 @@
 #   PROCS     the process counts (default "1 2 4 8")
 #   RUNS      runs per side and count (default 3; the median is reported)
 #   PYTHON    the python used to create the virtual environment (default python3)
+#   METALAYER_BIN  the `metalayer` to time (default: this checkout's, built --release), to
+#             compare a change with what came before it
 set -euo pipefail
 caller=$(pwd)
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -28,7 +30,7 @@ procs="${PROCS:-1 2 4 8}"
 runs="${RUNS:-3}"
 base_python="${PYTHON:-python3}"
 work="$repo/target/set-contention"
-bin="${CARGO_TARGET_DIR:-$repo/target}/release/metalayer"
+bin="${METALAYER_BIN:-${CARGO_TARGET_DIR:-$repo/target}/release/metalayer}"
 log="$work/measurements.jsonl"
 source_frame="$repo/tests/fixtures/files/blosc2-4-stores/dictstore.b2d/big.b2nd"
 

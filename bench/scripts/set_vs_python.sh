@@ -21,6 +21,8 @@
 #   RUNS      timed runs per side (default 5; the median is reported)
 #   NFILES    number of files (default 1000)
 #   PYTHON    the python used to create the virtual environment (default python3)
+#   METALAYER_BIN  the `metalayer` to time (default: this checkout's, built --release), to
+#             compare a change with what came before it
 set -euo pipefail
 caller=$(pwd)
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -32,7 +34,7 @@ runs="${RUNS:-5}"
 nfiles="${NFILES:-1000}"
 base_python="${PYTHON:-python3}"
 work="$repo/target/set-bench"
-bin="${CARGO_TARGET_DIR:-$repo/target}/release/metalayer"
+bin="${METALAYER_BIN:-${CARGO_TARGET_DIR:-$repo/target}/release/metalayer}"
 log="$work/measurements.jsonl"
 
 mkdir -p "$work" "$(dirname "$out")"
