@@ -5,8 +5,6 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use metalayer::frame::edit::{Changed, Edit, EditError, WriteOptions};
-#[cfg(feature = "inspect")]
-use metalayer::frame::read_frame_bytes_at;
 use metalayer::frame::{Frame, FrameMetalayer, Section, read_frame};
 use metalayer::report::{Registry, Selected};
 use metalayer::value::{Budget, Msgpack, shown_name, to_json_value, write_json};
@@ -203,10 +201,9 @@ fn edit_one(typing: &Typing<'_>, changes: &Changes<'_>, file: &Path, mode: Mode<
         }
         #[cfg(feature = "inspect")]
         (Target::Member(zip, name), Mode::DryRun) => {
-            let (m, _) = crate::store_edit::find_member(&zip, &name).map_err(|e| format!("{}: {e}", zip.display()))?;
-            let frame = read_frame_bytes_at(&zip, m.offset, m.size)
-                .and_then(|bytes| bytes.frame().map(|f| f.to_owned()))
-                .map_err(|e| chain(&e))?;
+            let in_zip = |e: String| format!("{}: {e}", zip.display());
+            let mut file = std::fs::File::open(&zip).map_err(|e| in_zip(e.to_string()))?;
+            let (m, frame, _) = crate::store_edit::find_member(&mut file, &name).map_err(in_zip)?;
             let (edit, layouts) = build(&frame)?;
             (edit.preview_at(&zip, m.offset, m.size).map_err(|e| chain(&e))?, layouts)
         }

@@ -302,14 +302,18 @@ fn method_name(method: u16) -> String {
 /// `/`) are left out. `Err` when the zip's structure cannot be read; a member that cannot be read
 /// in place is an [`Entry::Refused`].
 pub fn members(path: &Path) -> Result<Vec<Entry>, ZipError> {
-    let mut file = File::open(path)?;
-    let (dir, central) = central_directory(&mut file)?;
+    members_in(&mut File::open(path)?)
+}
+
+/// [`members`] of the zip open as `file`.
+pub fn members_in(file: &mut File) -> Result<Vec<Entry>, ZipError> {
+    let (dir, central) = central_directory(file)?;
     let mut entries = Vec::new();
     for raw in central {
         if raw.name.ends_with('/') {
             continue;
         }
-        entries.push(member(&mut file, raw, dir.offset)?);
+        entries.push(member(file, raw, dir.offset)?);
     }
     entries.sort_by(|a, b| a.name().split('/').cmp(b.name().split('/')));
     Ok(entries)
@@ -333,20 +337,19 @@ pub struct Layout {
     pub entries: Vec<(u64, u16, u64)>,
 }
 
-/// The [`Layout`] of the zip `path`, checked to be carried over whole by a rewrite that moves the
+/// The [`Layout`] of the zip open as `file`, checked to be carried over whole by a rewrite that moves the
 /// bytes after one member: beyond what [`members`] checks, every central directory entry
 /// (directories, and members [`members`] refuses, too) has its local header (its signature,
 /// and the entry's name) and its data (and data descriptor) within the file and before the
 /// central directory; no two entries' bytes overlap; no two entries have one name (readers
 /// that map names to members, as python-blosc2 does, see only the last one, so an edit of the
 /// other would not be seen). `Err` names the byte offset of what is wrong.
-pub fn check_for_edit(path: &Path) -> Result<Layout, ZipError> {
-    let mut file = File::open(path)?;
-    let (dir, central) = central_directory(&mut file)?;
+pub fn check_for_edit(file: &mut File) -> Result<Layout, ZipError> {
+    let (dir, central) = central_directory(file)?;
     let mut spans = Vec::with_capacity(central.len());
     let mut zip64 = dir.zip64;
     for raw in &central {
-        let span = entry_span(&mut file, raw, dir.offset)
+        let span = entry_span(file, raw, dir.offset)
             .map_err(|message| ZipError::Bad(format!("member {:?}: {message}", raw.name)))?;
         zip64 |= raw.zip64 || span.zip64;
         spans.push(span);
@@ -724,6 +727,11 @@ pub fn is_store(path: &Path, first: &[u8], by_magic: bool) -> bool {
 mod tests {
     use super::*;
 
+    /// [`check_for_edit`] of the zip at `path`.
+    fn check_path(path: &Path) -> Result<Layout, ZipError> {
+        check_for_edit(&mut File::open(path)?)
+    }
+
     #[test]
     fn fixture_members_are_at_pythons_offsets() {
         let path = concat!(
@@ -952,7 +960,7 @@ mod tests {
             places(&entries[65_534..]),
             [("65534".to_owned(), 65_534 * 35, 65_535 * 35, 0)]
         );
-        let layout = check_for_edit(&path).unwrap_or_else(|e| panic!("{e}"));
+        let layout = check_path(&path).unwrap_or_else(|e| panic!("{e}"));
         assert!(!layout.zip64);
         assert_eq!(layout.entries.len(), 65_535);
         // One more, the count left saturated by a writer without zip64: all read.
@@ -966,7 +974,7 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap_or_else(|e| panic!("{e}"));
         let cd_at = 65_534 * 35;
         assert_eq!(
-            refusal(check_for_edit(&path)),
+            refusal(check_path(&path)),
             format!(
                 "at byte {eocd}: the end record claims at least 65535 entries (its count saturated, without zip64 \
                  records), and the central directory's {} bytes at byte {cd_at} hold 65534",
@@ -992,7 +1000,7 @@ mod tests {
             saturated[eocd + field..eocd + field + 4].copy_from_slice(&[0xff; 4]);
             let path = write(&dir, &saturated);
             assert_eq!(
-                refusal(check_for_edit(&path)),
+                refusal(check_path(&path)),
                 format!(
                     "at byte {}: the end record's central directory {what} is 0xffffffff, which calls for zip64 \
                      records, and no zip64 locator (PK\\x06\\x07) precedes the end record at byte {eocd}",
@@ -1032,7 +1040,7 @@ mod tests {
                 ("b/c.b2nd".to_owned(), 66, 66 + 38, 3),
             ];
             assert_eq!(places(&members(&path).unwrap_or_else(|e| panic!("{e}"))), want);
-            let layout = check_for_edit(&path).unwrap_or_else(|e| panic!("{e}"));
+            let layout = check_path(&path).unwrap_or_else(|e| panic!("{e}"));
             assert!(layout.zip64);
             let cd_at = 66 + 38 + 3 + 32;
             assert_eq!(
@@ -1047,7 +1055,7 @@ mod tests {
                 let record = usize::try_from(layout.end_record).unwrap_or_default();
                 changed[record + 4..record + 12].copy_from_slice(&(wrong + extensible as u64).to_le_bytes());
                 let path = write(&dir, &changed);
-                let message = refusal(check_for_edit(&path));
+                let message = refusal(check_path(&path));
                 assert!(
                     message.starts_with(&format!(
                         "at byte {}: the zip64 record at byte {record} says",
@@ -1063,7 +1071,7 @@ mod tests {
             places(&members(&path).unwrap_or_default()),
             [("a.b2nd".to_owned(), 0, 56, 10)]
         );
-        assert!(check_for_edit(&path).is_ok_and(|l| l.zip64));
+        assert!(check_path(&path).is_ok_and(|l| l.zip64));
         // The entry's disk number saturated, and its zip64 field too short to hold it.
         let mut bytes = build(&specs[1..2], End::Plain);
         let cd_at = 30 + 8 + 3;
@@ -1075,7 +1083,7 @@ mod tests {
         bytes[eocd + 12] -= 4;
         let path = write(&dir, &bytes);
         assert_eq!(
-            refusal(check_for_edit(&path)),
+            refusal(check_path(&path)),
             format!("at byte {cd_at}: member b/c.b2nd: its zip64 extra field is too short for the sizes it stands for")
         );
     }
@@ -1107,7 +1115,7 @@ mod tests {
         let path = write(&dir, &build(&specs, End::Plain));
         assert_eq!(members(&path).map(|e| e.len()).ok(), Some(2));
         assert_eq!(
-            refusal(check_for_edit(&path)),
+            refusal(check_path(&path)),
             "member \"d/\": the central directory entry at byte 157 places the member's local header at byte 5000, \
              past the members' end at byte 110"
         );
@@ -1126,7 +1134,7 @@ mod tests {
         ];
         let path = write(&dir, &build(&specs, End::Plain));
         assert_eq!(
-            refusal(check_for_edit(&path)),
+            refusal(check_path(&path)),
             "at byte 0 and at byte 41: two members are named \"a\"; readers that take the last of a name \
              (python-blosc2, python's zipfile) see only the one at byte 41, and an edit of either is refused"
         );
@@ -1160,7 +1168,7 @@ mod tests {
             ("b".to_owned(), 31, 62, 6)
         );
         assert_eq!(
-            refusal(check_for_edit(&path)),
+            refusal(check_path(&path)),
             "at byte 31: the local header of member \"b\" lies inside member \"a\", whose local header at byte 0 \
              and data run to byte 68"
         );
@@ -1176,7 +1184,7 @@ mod tests {
         bytes[30] = b'z';
         let path = write(&dir, &bytes);
         assert_eq!(
-            refusal(check_for_edit(&path)),
+            refusal(check_path(&path)),
             "member \"a\": at byte 0: the local header names the member \"z\", its central directory entry at byte 41 \"a\""
         );
     }
@@ -1188,7 +1196,7 @@ mod tests {
             "/tests/fixtures/files/blosc2-4-stores/dictstore.b2z"
         );
         let whole = std::fs::read(path).unwrap_or_default();
-        let layout = check_for_edit(Path::new(path)).unwrap_or_else(|e| panic!("{e}"));
+        let layout = check_path(Path::new(path)).unwrap_or_else(|e| panic!("{e}"));
         assert!(!layout.zip64);
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         // Every local header (30 bytes and the name), the central directory and the end record.
@@ -1203,7 +1211,7 @@ mod tests {
             let mut changed = whole.clone();
             changed[at] = 0xff;
             let file = write(&dir, &changed);
-            match check_for_edit(&file) {
+            match check_path(&file) {
                 Ok(_) => {}
                 Err(ZipError::Bad(message)) => assert!(
                     message.contains("at byte") || message.contains("from byte"),

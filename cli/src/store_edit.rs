@@ -14,7 +14,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use metalayer::frame::edit::{Changed, Edit, EditError, Original, WriteOptions, replace_file};
-use metalayer::frame::{Frame, read_frame_bytes_at};
+use metalayer::frame::{Frame, Window, read_frame_from};
 
 use crate::output::chain;
 
@@ -44,15 +44,16 @@ pub fn member_path(path: &Path) -> Option<(PathBuf, String)> {
     Some((zip.to_path_buf(), name.join("/")))
 }
 
-/// The member `name` of the zip `zip`, readable in place, and the zip's layout: a zip that
-/// [`store::check_for_edit`] accepts and whose records this editor rewrites (no zip64 records,
-/// and no data descriptor after the member).
-pub fn find_member(zip: &Path, name: &str) -> Result<(Member, store::Layout), String> {
+/// The member `name` of the zip open as `zip`, readable in place, its frame, and the zip's
+/// layout: a zip that [`store::check_for_edit`] accepts and whose records this editor rewrites
+/// (no zip64 records, and no data descriptor after the member). Everything is read through the
+/// one open file, so that it is of one version of the zip.
+pub fn find_member(zip: &mut File, name: &str) -> Result<(Member, Frame, store::Layout), String> {
     let layout = store::check_for_edit(zip).map_err(|e| e.to_string())?;
     if layout.zip64 {
         return Err("a zip64 store is not rewritten; its members are read only".to_owned());
     }
-    let entries = store::members(zip).map_err(|e| e.to_string())?;
+    let entries = store::members_in(zip).map_err(|e| e.to_string())?;
     let m = match entries.into_iter().find(|e| e.name() == name) {
         Some(Entry::Member(m)) => m,
         Some(Entry::Refused { message, .. }) => return Err(message),
@@ -70,7 +71,10 @@ pub fn find_member(zip: &Path, name: &str) -> Result<(Member, store::Layout), St
             m.header_offset
         ));
     }
-    Ok((m, layout))
+    let frame = Window::new(&*zip, m.offset, m.size)
+        .map_err(|e| e.to_string())
+        .and_then(|window| read_frame_from(window).map_err(|e| chain(&e)))?;
+    Ok((m, frame, layout))
 }
 
 /// Why a member could not be edited: the edit's own error, or the zip's.
@@ -94,14 +98,11 @@ pub fn edit_member<T>(
     replace_file(zip, options, |original, out| {
         let path = original.path();
         let refused = |message: String| Refusal(format!("{}: {message}", path.display()));
-        let (m, layout) = find_member(path, name).map_err(refused)?;
-        let frame = read_frame_bytes_at(path, m.offset, m.size)
-            .and_then(|bytes| bytes.frame().map(|f| f.to_owned()))
-            .map_err(|e| Refusal(chain(&e)))?;
-        let (edit, made) = build(&frame).map_err(Refusal)?;
-        let edit = &edit;
         let write = |e: io::Error| Refusal::from(EditError::write(path, e));
         let mut source = original.file().try_clone().map_err(write)?;
+        let (m, frame, layout) = find_member(&mut source, name).map_err(refused)?;
+        let (edit, made) = build(&frame).map_err(Refusal)?;
+        let edit = &edit;
         let (crc, len, changes) = write_member(&mut source, out, original, &m, edit)?;
         let delta = i128::from(len) - i128::from(m.size);
         copy(&mut source, out, m.offset + m.size, layout.offset).map_err(write)?;
