@@ -100,7 +100,7 @@ pub enum EditError {
     Locked {
         /// The file.
         path: PathBuf,
-        /// How long the edit waited.
+        /// How long the edit waited at the most: the wait it was given.
         waited: Duration,
         /// The process that holds the lock, when the system says.
         holder: Option<Holder>,

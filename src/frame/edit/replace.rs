@@ -325,7 +325,7 @@ pub(super) fn replace_with<T, E: From<EditError>>(
     loop {
         let file = open_regular(&path).map_err(EditError::from)?;
         if options.lock {
-            lock(&file, &path, started, deadline, faults)?;
+            lock(&file, &path, options.wait, deadline, faults)?;
         }
         let read = Snapshot::of(&file.metadata().map_err(|e| EditError::write(&path, e))?);
         if !names(&path, &read)? {
@@ -377,11 +377,12 @@ pub(super) fn replace_with<T, E: From<EditError>>(
     }
 }
 
-/// Takes the lock on `file`, trying again until `deadline` while another process holds it.
+/// Takes the lock on `file`, trying again until `deadline` (`wait` after the edit started)
+/// while another process holds it.
 fn lock(
     file: &File,
     path: &Path,
-    started: Instant,
+    wait: Duration,
     deadline: Option<Instant>,
     faults: &mut Faults,
 ) -> Result<(), EditError> {
@@ -406,7 +407,7 @@ fn lock(
         if left.is_some_and(|left| left.is_zero()) {
             return Err(EditError::Locked {
                 path: path.to_path_buf(),
-                waited: now.saturating_duration_since(started),
+                waited: wait,
                 holder: holder(file),
             });
         }
