@@ -235,7 +235,8 @@
 //! |---|---|---|
 //! | `std` | yes | the standard library (`frame` needs it) |
 //! | `alloc` | with `std` | owned field types (`Vec`, `String`, `Box<str>`), the ready-made types [`b2nd`], [`caterva`] and [`Known`] |
-//! | `frame` | no | `metalayer::frame`: the header, trailer and metalayers of Blosc2 frame files, the check of the chunks' index between them (with `vlmeta`, which decompresses the index), and `frame::edit`, which edits them under a lock through exclusive temp files (with `tempfile`; on Unix `libc` and `xattr`) |
+//! | `frame` | no | `metalayer::frame`: the header, trailer and metalayers of Blosc2 frame files, and the check of the chunks' index between them (with `vlmeta`, which decompresses the index) |
+//! | `edit` | no | `metalayer::frame::edit`: frames' metadata edited as c-blosc2 edits it, each file replaced under a lock through an exclusive temp file (with `frame`, `tempfile`, and on Unix `xattr`) |
 //! | `vlmeta` | no | `metalayer::vlmeta`: decompressing the Blosc2 chunks of variable-length metalayers (and of a frame's chunk index), in safe Rust |
 //! | `value` | no | `metalayer::value`: any layout's values (read at run time) and plain msgpack as JSON or text, streamed through serde, and JSON encoded to a layout's bytes; `metalayer::report`: whole frames, nested ones included, reported as they are read (with `frame` and `vlmeta`, serde and serde_json with `preserve_order` and `float_roundtrip`) |
 //! | `arrayvec` | no | `arrayvec::ArrayVec` and `ArrayString` as fixed-capacity field types |

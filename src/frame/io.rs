@@ -241,6 +241,7 @@ impl FrameBytes {
     }
 
     /// The header's bytes.
+    #[cfg(feature = "edit")]
     pub(super) fn header(&self) -> &[u8] {
         &self.header
     }
@@ -418,6 +419,7 @@ pub(crate) fn open_regular(path: &Path) -> Result<File, FrameError> {
 
 /// [`read_frame_bytes`] through a file already open (an edit's, which holds its lock): `path`
 /// names it in messages and is where a long trailer's contents are read from later.
+#[cfg(feature = "edit")]
 pub(crate) fn read_frame_bytes_file(
     file: &File,
     path: &Path,
@@ -433,6 +435,7 @@ pub(crate) fn read_frame_bytes_file(
 }
 
 /// [`read_frame_bytes_at`] through a file already open.
+#[cfg(feature = "edit")]
 pub(crate) fn read_frame_bytes_file_at(
     file: &File,
     path: &Path,

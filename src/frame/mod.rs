@@ -118,6 +118,7 @@
 )]
 
 mod body;
+#[cfg(feature = "edit")]
 pub mod edit;
 mod error;
 mod header;
