@@ -113,7 +113,7 @@ fn registry(set: &[Member]) -> Result<(), String> {
         .filter_map(|m| m.file.clone())
         .map(|l| {
             let path = format!("{}.toml", l.schema);
-            (&*Box::leak(Box::new(l)), path)
+            (l.into(), path)
         })
         .collect();
     Registry::new(user).map(drop)
@@ -281,7 +281,7 @@ fn the_command_and_the_enum_choose_alike() {
             .filter_map(|m| m.file)
             .map(|l| {
                 let path = format!("{}.toml", l.schema);
-                (&*Box::leak(Box::new(l)), path)
+                (l.into(), path)
             })
             .collect(),
     )

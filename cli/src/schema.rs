@@ -45,9 +45,8 @@ pub fn load_registry(dirs: &[PathBuf]) -> Result<Registry, RegistryError> {
     for dir in dirs {
         let files = Loader::schema_files(dir).map_err(|e| RegistryError::Load(LoadError::Read(e.to_string())))?;
         for path in files {
-            // Once per schema file, for the life of the process.
-            let layout: &'static Layout = Box::leak(Box::new(load_file(&path).map_err(RegistryError::Load)?));
-            user.push((layout, path.display().to_string()));
+            let layout = load_file(&path).map_err(RegistryError::Load)?;
+            user.push((layout.into(), path.display().to_string()));
         }
     }
     Registry::new(user).map_err(RegistryError::Overlap)

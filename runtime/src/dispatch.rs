@@ -26,28 +26,41 @@ use crate::wire::Wire;
 /// assert_eq!(Probe::Byte { bytes: &[(0x00, 0x7f), (0xcc, 0xcc)], entry: "" }.to_string(), "0x00..=0x7f or 0xcc");
 /// assert_eq!(Probe::End.to_string(), "the end of the input");
 /// ```
+pub type Probe = ProbeOf<'static>;
+
+/// A [`Probe`] whose byte sets and entry name are borrowed for `'c` rather than `'static`: the
+/// probe of a layout read at run time, held by whatever holds the layout.
+///
+/// ```
+/// use metalayer_runtime::ProbeOf;
+///
+/// let entry = String::from("ndim");
+/// let bytes = vec![(0x00, 0x10)];
+/// let step = ProbeOf::Byte { bytes: &bytes, entry: &entry };
+/// assert_eq!((step.entry(), step.to_string()), ("ndim", "0x00..=0x10".to_owned()));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Probe {
+pub enum ProbeOf<'c> {
     /// One byte, in one of these ranges.
     Byte {
         /// The bytes accepted.
-        bytes: &'static [(u8, u8)],
+        bytes: &'c [(u8, u8)],
         /// The entry.
-        entry: &'static str,
+        entry: &'c str,
     },
     /// One whole msgpack value, whose first byte is in one of these ranges; its header says
     /// where it ends.
     Value {
         /// The first bytes accepted.
-        first: &'static [(u8, u8)],
+        first: &'c [(u8, u8)],
         /// The entry.
-        entry: &'static str,
+        entry: &'c str,
     },
     /// The end of the input.
     End,
 }
 
-impl Probe {
+impl<'c> ProbeOf<'c> {
     /// The entry the step belongs to (empty for the top-level value and the end).
     ///
     /// ```
@@ -56,19 +69,19 @@ impl Probe {
     /// assert_eq!(Probe::Byte { bytes: &[(0, 8)], entry: "ndim" }.entry(), "ndim");
     /// assert_eq!(Probe::End.entry(), "");
     /// ```
-    pub const fn entry(&self) -> &'static str {
+    pub const fn entry(&self) -> &'c str {
         match self {
-            Probe::Byte { entry, .. } | Probe::Value { entry, .. } => entry,
-            Probe::End => "",
+            ProbeOf::Byte { entry, .. } | ProbeOf::Value { entry, .. } => entry,
+            ProbeOf::End => "",
         }
     }
 }
 
-impl fmt::Display for Probe {
+impl fmt::Display for ProbeOf<'_> {
     /// What the step expects at its byte: `0x97`, `0x90..=0xa0`, `0x00..=0x7f or 0xcc`, or
     /// `the end of the input`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (Probe::Byte { bytes: ranges, .. } | Probe::Value { first: ranges, .. }) = self else {
+        let (ProbeOf::Byte { bytes: ranges, .. } | ProbeOf::Value { first: ranges, .. }) = self else {
             return f.write_str("the end of the input");
         };
         for (i, &(lo, hi)) in ranges.iter().enumerate() {
@@ -116,7 +129,7 @@ pub enum Fit {
     Refused {
         /// The offset of the byte refused.
         offset: usize,
-        /// The index of the refusing step in [`Candidate::probe`].
+        /// The index of the refusing step in [`CandidateOf::probe`].
         step: usize,
     },
 }
@@ -141,21 +154,40 @@ pub enum Fit {
 /// assert!(c.accepts(&[0x97, 0x00, 0x02, 0xff]));
 /// assert!(!c.accepts(&[0x96]));
 /// ```
+pub type Candidate = CandidateOf<'static>;
+
+/// A [`Candidate`] whose names, prefix and probe are borrowed for `'c` rather than `'static`:
+/// the candidate of a layout read at run time, which [`select`] takes as it takes the
+/// candidates of a dispatch enum.
+///
+/// ```
+/// use metalayer_runtime::{CandidateOf, ProbeOf, select};
+///
+/// let (schema, metalayer) = (String::from("units_v0"), String::from("units"));
+/// let probe = vec![ProbeOf::Byte { bytes: &[(0xa0, 0xbf)], entry: "" }];
+/// let candidates = [CandidateOf { schema: &schema, metalayer: &metalayer, prefix: &[(0xa0, 0xbf)], probe: &probe }];
+/// assert!(candidates[0].accepts(b"\xa1m"));
+/// assert_eq!(select(&candidates, "units", b"\xa1m"), Ok(0));
+/// assert_eq!(
+///     select(&candidates, "units", &[0x00]).unwrap_err().to_string(),
+///     "no units layout fits: at byte 0x00 units_v0 expects 0xa0..=0xbf; found 0x00"
+/// );
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Candidate {
+pub struct CandidateOf<'c> {
     /// The schema (`b2nd_v1`).
-    pub schema: &'static str,
+    pub schema: &'c str,
     /// The metalayer name it is stored under (`b2nd`).
-    pub metalayer: &'static str,
+    pub metalayer: &'c str,
     /// For each offset of the layout's fixed prefix (`Layout::fixed_prefix`), the bytes it
     /// accepts there: the layout alone, for tools that show it.
-    pub prefix: &'static [(u8, u8)],
+    pub prefix: &'c [(u8, u8)],
     /// What dispatch checks of an input: the fixed prefix, and on to where the layout parts from
     /// the others stored under its name. Every input the layout's decoder reads passes it.
-    pub probe: &'static [Probe],
+    pub probe: &'c [ProbeOf<'c>],
 }
 
-impl Candidate {
+impl CandidateOf<'_> {
     /// Whether `input` fits the probe, as far as it goes ([`Fit::Whole`] or [`Fit::Short`]).
     ///
     /// ```
@@ -191,9 +223,9 @@ impl Candidate {
         let mut at = 0;
         for (step, probe) in self.probe.iter().enumerate() {
             let ranges = match probe {
-                Probe::End if at == input.len() => return Fit::Whole,
-                Probe::End => return Fit::Refused { offset: at, step },
-                Probe::Byte { bytes: ranges, .. } | Probe::Value { first: ranges, .. } => ranges,
+                ProbeOf::End if at == input.len() => return Fit::Whole,
+                ProbeOf::End => return Fit::Refused { offset: at, step },
+                ProbeOf::Byte { bytes: ranges, .. } | ProbeOf::Value { first: ranges, .. } => ranges,
             };
             let Some(&b) = input.get(at) else {
                 return Fit::Short;
@@ -202,7 +234,7 @@ impl Candidate {
                 return Fit::Refused { offset: at, step };
             }
             at = match probe {
-                Probe::Value { .. } => match value_end(input, at) {
+                ProbeOf::Value { .. } => match value_end(input, at) {
                     Ok(end) => end,
                     Err(Skip::Short) => return Fit::Short,
                     // Not msgpack: the decoder says where.
@@ -399,31 +431,45 @@ impl fmt::Debug for MetalayerName {
 /// assert!(matches!(err, DispatchError::UnknownName { name, .. } if name.as_str() == "units"));
 /// assert_eq!(err.to_string(), r#"no known layout for the metalayer name "units"; known names: b2nd"#);
 /// ```
+pub type DispatchError = DispatchErrorOf<'static>;
+
+/// A [`DispatchError`] over candidates borrowed for `'c` ([`CandidateOf`]), as [`select`] gives
+/// it for the candidates of layouts read at run time.
+///
+/// ```
+/// use metalayer_runtime::{CandidateOf, DispatchErrorOf, ProbeOf, select};
+///
+/// let schema = String::from("units_v0");
+/// let probe = [ProbeOf::Byte { bytes: &[(0xa0, 0xbf)], entry: "" }];
+/// let candidates = [CandidateOf { schema: &schema, metalayer: "units", prefix: &[(0xa0, 0xbf)], probe: &probe }];
+/// let err: DispatchErrorOf<'_> = select(&candidates, "unit", b"\xa1m").unwrap_err();
+/// assert_eq!(err.to_string(), r#"no known layout for the metalayer name "unit"; known names: units"#);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum DispatchError {
+pub enum DispatchErrorOf<'c> {
     /// No layout of the enum is stored under this metalayer name.
     UnknownName {
         /// The name asked for.
         name: MetalayerName,
         /// The enum's candidates.
-        candidates: &'static [Candidate],
+        candidates: &'c [CandidateOf<'c>],
     },
     /// No layout's probe fits the bytes, and the bytes do not single one out: no layout fits
     /// their first byte, or the layouts that fit them furthest all refuse the byte at the same
     /// offset.
     NoLayoutFits {
         /// The metalayer name.
-        metalayer: &'static str,
+        metalayer: &'c str,
         /// Where the layouts that fit the bytes furthest refuse them.
         offset: usize,
         /// The step of the candidates' probes that stands at that offset: what each layout
-        /// expects there is its [`Candidate::probe`]`[step]`.
+        /// expects there is its [`CandidateOf::probe`]`[step]`.
         step: usize,
         /// The byte there, if the input is that long.
         found: Option<u8>,
         /// The enum's candidates (those under other names are not shown).
-        candidates: &'static [Candidate],
+        candidates: &'c [CandidateOf<'c>],
     },
     /// The layout was chosen from the bytes, and its decoder failed. The error is shown as the
     /// decoder's error, which names the layout: its message is this error's message, and it is
@@ -431,10 +477,10 @@ pub enum DispatchError {
     Decode(DecodeError),
 }
 
-impl fmt::Display for DispatchError {
+impl fmt::Display for DispatchErrorOf<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DispatchError::UnknownName { name, candidates } => {
+            DispatchErrorOf::UnknownName { name, candidates } => {
                 write!(f, "no known layout for the metalayer name {name:?}; known names:")?;
                 for (i, c) in candidates.iter().enumerate() {
                     if candidates[..i].iter().all(|o| o.metalayer != c.metalayer) {
@@ -443,7 +489,7 @@ impl fmt::Display for DispatchError {
                 }
                 Ok(())
             }
-            DispatchError::NoLayoutFits {
+            DispatchErrorOf::NoLayoutFits {
                 metalayer,
                 offset,
                 step,
@@ -453,7 +499,7 @@ impl fmt::Display for DispatchError {
                 write!(f, "no {metalayer} layout fits: at byte {offset:#04x}")?;
                 let named = || candidates.iter().filter(|c| c.metalayer == *metalayer);
                 // The entry the byte belongs to, when it is the same one in every layout.
-                let entries = || named().filter_map(|c| c.probe.get(*step)).map(Probe::entry);
+                let entries = || named().filter_map(|c| c.probe.get(*step)).map(ProbeOf::entry);
                 let shared = entries().next().filter(|e| entries().all(|o| o == *e));
                 if let Some(entry) = shared.filter(|e| !e.is_empty()) {
                     write!(f, " in {entry}:")?;
@@ -475,29 +521,32 @@ impl fmt::Display for DispatchError {
                     None => f.write_str("; found the end of the input"),
                 }
             }
-            DispatchError::Decode(e) => fmt::Display::fmt(e, f),
+            DispatchErrorOf::Decode(e) => fmt::Display::fmt(e, f),
         }
     }
 }
 
-impl core::error::Error for DispatchError {
+impl core::error::Error for DispatchErrorOf<'_> {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             // Transparent: the message is the decoder error's, so its source is this one's.
-            DispatchError::Decode(e) => core::error::Error::source(e),
+            DispatchErrorOf::Decode(e) => core::error::Error::source(e),
             _ => None,
         }
     }
 }
 
-impl From<DecodeError> for DispatchError {
+impl From<DecodeError> for DispatchErrorOf<'_> {
     fn from(e: DecodeError) -> Self {
-        DispatchError::Decode(e)
+        DispatchErrorOf::Decode(e)
     }
 }
 
 /// The candidates stored under `metalayer`, with their indices.
-fn named<'a>(candidates: &'a [Candidate], metalayer: &'a str) -> impl Iterator<Item = (usize, &'a Candidate)> + 'a {
+fn named<'a, 'c>(
+    candidates: &'a [CandidateOf<'c>],
+    metalayer: &'a str,
+) -> impl Iterator<Item = (usize, &'a CandidateOf<'c>)> + 'a {
     candidates
         .iter()
         .enumerate()
@@ -507,7 +556,11 @@ fn named<'a>(candidates: &'a [Candidate], metalayer: &'a str) -> impl Iterator<I
 /// When no candidate's probe fits `input`: the candidate whose probe fits the longest start of
 /// it, at least its first byte, if it is the only one that fits that far; otherwise the error
 /// that says what each expects where they refuse it.
-fn singled_out(candidates: &'static [Candidate], metalayer: &str, input: &[u8]) -> Result<usize, DispatchError> {
+fn singled_out<'c>(
+    candidates: &'c [CandidateOf<'c>],
+    metalayer: &str,
+    input: &[u8],
+) -> Result<usize, DispatchErrorOf<'c>> {
     // The furthest refusal (offset, step, candidate), and whether another is as far.
     let mut best: Option<(usize, usize, usize)> = None;
     let mut tied = false;
@@ -525,7 +578,7 @@ fn singled_out(candidates: &'static [Candidate], metalayer: &str, input: &[u8]) 
         }
     }
     let Some((offset, step, i)) = best else {
-        return Err(DispatchError::UnknownName {
+        return Err(DispatchErrorOf::UnknownName {
             name: MetalayerName::new(metalayer),
             candidates,
         });
@@ -533,7 +586,7 @@ fn singled_out(candidates: &'static [Candidate], metalayer: &str, input: &[u8]) 
     if !tied && offset > 0 {
         return Ok(i);
     }
-    Err(DispatchError::NoLayoutFits {
+    Err(DispatchErrorOf::NoLayoutFits {
         metalayer: candidates[i].metalayer,
         offset,
         step,
@@ -566,7 +619,11 @@ fn singled_out(candidates: &'static [Candidate], metalayer: &str, input: &[u8]) 
 /// // 0x96 singles out b2nd_v0, whose decoder reports the byte after it.
 /// assert_eq!(select(&CANDIDATES, "b2nd", &[0x96, 0x01]), Ok(1));
 /// ```
-pub fn select(candidates: &'static [Candidate], metalayer: &str, input: &[u8]) -> Result<usize, DispatchError> {
+pub fn select<'c>(
+    candidates: &'c [CandidateOf<'c>],
+    metalayer: &str,
+    input: &[u8],
+) -> Result<usize, DispatchErrorOf<'c>> {
     let mut short = None;
     for (i, c) in named(candidates, metalayer) {
         match c.fit(input) {
@@ -674,13 +731,13 @@ pub fn dispatch<'de, T>(
             }
         }
         if let Some(e) = failed {
-            return Err(DispatchError::Decode(e));
+            return Err(DispatchErrorOf::Decode(e));
         }
     }
     let i = singled_out(candidates, metalayer, input)?;
     match decoders.get(i) {
-        Some(decode) => decode(input).map_err(DispatchError::Decode),
-        None => Err(DispatchError::UnknownName {
+        Some(decode) => decode(input).map_err(DispatchErrorOf::Decode),
+        None => Err(DispatchErrorOf::UnknownName {
             name: MetalayerName::new(metalayer),
             candidates,
         }),

@@ -41,7 +41,8 @@ mod write;
 
 pub use decode::Decoder;
 pub use dispatch::{
-    Candidate, DecodeFn, DispatchError, Fit, METALAYER_NAME_MAX_LEN, MetalayerName, Probe, dispatch, select, str_eq,
+    Candidate, CandidateOf, DecodeFn, DispatchError, DispatchErrorOf, Fit, METALAYER_NAME_MAX_LEN, MetalayerName,
+    Probe, ProbeOf, dispatch, select, str_eq,
 };
 pub use encode::{
     Encoder, check_count, check_counted, check_len, check_named, check_optional, check_range, check_same_len,

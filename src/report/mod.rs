@@ -640,7 +640,10 @@ impl<'m, 'x> Item<'m, 'x> {
     }
 
     /// Decodes the bytes with the layout of the item's name, or as msgpack.
-    fn content<'b>(&self, bytes: &'b [u8]) -> Content<'b, 'x> {
+    fn content<'b>(&self, bytes: &'b [u8]) -> Content<'b, 'x>
+    where
+        'x: 'b,
+    {
         let registry = self.cx.registry;
         let selected = if self.vl {
             registry.select_vlmeta(self.m.name, bytes)

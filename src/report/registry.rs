@@ -4,48 +4,32 @@
 #[allow(unused_imports)]
 use crate::std_prelude::*;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use metalayer_layout::{BUILTINS, Builtin, Layout, PYTHON_BLOSC2, Probe, also_stored_as};
-use metalayer_runtime::Candidate;
+use metalayer_runtime::{Candidate, CandidateOf, ProbeOf};
 
-use crate::value::{Typed, intern};
+use crate::value::Typed;
 
-/// The built-in layouts, checked once, and the candidates dispatch picks among.
-struct Builtins {
-    layouts: Vec<Layout>,
-    candidates: Vec<Candidate>,
+/// What dispatch checks of a layout stored under one name, among the layouts stored under that
+/// name: its fixed prefix, and its probe (`metalayer_layout::probes`).
+#[derive(Debug)]
+struct Steps {
+    prefix: Vec<(u8, u8)>,
+    probe: Vec<Probe>,
 }
 
-/// A layout's dispatch candidate under the metalayer name `metalayer`, with its probe among the
-/// layouts stored under that name (`metalayer_layout::probes`).
-fn candidate(layout: &Layout, metalayer: &str, probe: Vec<Probe>) -> Candidate {
-    let ranges = |set: Vec<(u8, u8)>| -> &'static [(u8, u8)] { Box::leak(set.into_boxed_slice()) };
-    let probe: Vec<metalayer_runtime::Probe> = probe
-        .into_iter()
-        .map(|p| match p {
-            Probe::Byte { bytes, entry } => metalayer_runtime::Probe::Byte {
-                bytes: ranges(bytes),
-                entry: intern::text(&entry),
-            },
-            Probe::Value { first, entry } => metalayer_runtime::Probe::Value {
-                first: ranges(first),
-                entry: intern::text(&entry),
-            },
-            Probe::End => metalayer_runtime::Probe::End,
-        })
-        .collect();
-    // Once per layout and name, for the life of the process.
-    Candidate {
-        schema: intern::text(&layout.schema),
-        metalayer: intern::text(metalayer),
-        prefix: ranges(layout.fixed_prefix()),
-        probe: Box::leak(probe.into_boxed_slice()),
+/// A step of a probe as the runtime's dispatch takes it, borrowed from the step.
+fn runtime_probe(p: &Probe) -> ProbeOf<'_> {
+    match p {
+        Probe::Byte { bytes, entry } => ProbeOf::Byte { bytes, entry },
+        Probe::Value { first, entry } => ProbeOf::Value { first, entry },
+        Probe::End => ProbeOf::End,
     }
 }
 
-/// The candidates of `layouts`, each stored under the name beside it, in that order.
-fn candidates_of(layouts: &[(&Layout, &str)]) -> Vec<Candidate> {
+/// The steps of `layouts`, each stored under the name beside it, in that order.
+fn steps_of(layouts: &[(&Layout, &str)]) -> Vec<Steps> {
     let mut probes: Vec<Option<Vec<Probe>>> = vec![None; layouts.len()];
     for (i, (_, name)) in layouts.iter().enumerate() {
         if probes[i].is_some() {
@@ -60,25 +44,46 @@ fn candidates_of(layouts: &[(&Layout, &str)]) -> Vec<Candidate> {
     layouts
         .iter()
         .zip(probes)
-        .map(|((layout, name), probe)| candidate(layout, name, probe.unwrap_or_default()))
+        .map(|((layout, _), probe)| Steps {
+            prefix: layout.fixed_prefix(),
+            probe: probe.unwrap_or_default(),
+        })
         .collect()
+}
+
+/// The built-in layouts, checked once, and what dispatch checks of each under each name it is
+/// stored under.
+struct Builtins {
+    layouts: Vec<Arc<Layout>>,
+    /// Each layout (an index in `layouts`) under each name it is stored under.
+    stored: Vec<(usize, String, Steps)>,
 }
 
 fn builtins() -> &'static Builtins {
     static BUILTINS_TABLE: OnceLock<Builtins> = OnceLock::new();
     BUILTINS_TABLE.get_or_init(|| {
         // Newest first: messages list the layouts a reader most likely meant first.
-        let layouts: Vec<Layout> = BUILTINS
+        let layouts: Vec<Arc<Layout>> = BUILTINS
             .iter()
             .rev()
             .filter_map(|b| metalayer_layout::builtin_layout(b.name))
+            .map(Arc::new)
             .collect();
-        let mut stored: Vec<(&Layout, &str)> = layouts.iter().map(|l| (l, l.metalayer.as_str())).collect();
-        for layout in &layouts {
-            stored.extend(also_stored_as(&layout.schema).iter().map(|name| (layout, *name)));
+        let mut names: Vec<(usize, &str)> = layouts
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (i, l.metalayer.as_str()))
+            .collect();
+        for (i, layout) in layouts.iter().enumerate() {
+            names.extend(also_stored_as(&layout.schema).iter().map(|name| (i, *name)));
         }
-        let candidates = candidates_of(&stored);
-        Builtins { layouts, candidates }
+        let pairs: Vec<(&Layout, &str)> = names.iter().map(|&(i, name)| (&*layouts[i], name)).collect();
+        let stored = names
+            .iter()
+            .zip(steps_of(&pairs))
+            .map(|(&(i, name), steps)| (i, name.to_owned(), steps))
+            .collect();
+        Builtins { layouts, stored }
     })
 }
 
@@ -91,19 +96,18 @@ fn builtins() -> &'static Builtins {
 /// assert!(metalayer::report::builtin("b2nd_v9").is_none());
 /// ```
 pub fn builtin(schema: &str) -> Option<&'static Layout> {
-    if let Some(layout) = builtins().layouts.iter().find(|l| l.schema == schema) {
-        return Some(layout);
-    }
-    python_blosc2()
+    builtins()
+        .layouts
         .iter()
+        .chain(python_blosc2())
         .chain(frame())
-        .copied()
         .find(|l| l.schema == schema)
+        .map(|l| &**l)
 }
 
 /// python-blosc2's own layouts, checked once.
-fn python_blosc2() -> &'static [&'static Layout] {
-    static TABLE: OnceLock<Vec<&'static Layout>> = OnceLock::new();
+fn python_blosc2() -> &'static [Arc<Layout>] {
+    static TABLE: OnceLock<Vec<Arc<Layout>>> = OnceLock::new();
     TABLE.get_or_init(|| checked(PYTHON_BLOSC2))
 }
 
@@ -121,16 +125,16 @@ pub fn is_python_blosc2(name: &str) -> bool {
 }
 
 /// The layouts of the frame header and trailer, checked once.
-fn frame() -> &'static [&'static Layout] {
-    static TABLE: OnceLock<Vec<&'static Layout>> = OnceLock::new();
+fn frame() -> &'static [Arc<Layout>] {
+    static TABLE: OnceLock<Vec<Arc<Layout>>> = OnceLock::new();
     TABLE.get_or_init(|| checked(metalayer_layout::FRAME))
 }
 
-/// The checked layouts of `list`, kept for the life of the process.
-fn checked(list: &[Builtin]) -> Vec<&'static Layout> {
+/// The checked layouts of `list`.
+fn checked(list: &[Builtin]) -> Vec<Arc<Layout>> {
     list.iter()
         .filter_map(|b| metalayer_layout::builtin_layout(b.name))
-        .map(|l| &*Box::leak(Box::new(l)))
+        .map(Arc::new)
         .collect()
 }
 
@@ -143,7 +147,27 @@ fn checked(list: &[Builtin]) -> Vec<&'static Layout> {
 /// assert_eq!(names, ["b2nd_v1", "b2nd_v0", "caterva_v0", "caterva_v0"]);
 /// ```
 pub fn candidates() -> &'static [Candidate] {
-    &builtins().candidates
+    static PROBES: OnceLock<Vec<Vec<metalayer_runtime::Probe>>> = OnceLock::new();
+    static TABLE: OnceLock<Vec<Candidate>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let b = builtins();
+        let probes = PROBES.get_or_init(|| {
+            b.stored
+                .iter()
+                .map(|(_, _, steps)| steps.probe.iter().map(runtime_probe).collect())
+                .collect()
+        });
+        b.stored
+            .iter()
+            .zip(probes)
+            .map(|((i, name, steps), probe)| CandidateOf {
+                schema: &b.layouts[*i].schema,
+                metalayer: name,
+                prefix: &steps.prefix,
+                probe,
+            })
+            .collect()
+    })
 }
 
 /// The layouts metalayers are decoded with, by metalayer name: the built-ins (c-blosc2's and
@@ -166,21 +190,48 @@ pub fn candidates() -> &'static [Candidate] {
 /// assert_eq!(value.layout().schema, "caterva_v0");
 /// assert!(matches!(registry.select("units", b"\xa1m"), Selected::Unknown));
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Registry {
     /// Each metalayer name with its layouts, in the order they are tried.
-    groups: Vec<Group>,
+    groups: Vec<Arc<Group>>,
     /// The same for vlmetalayers: the user's layouts only.
-    vl_groups: Vec<Group>,
+    vl_groups: Vec<Arc<Group>>,
 }
 
-/// The layouts stored under one metalayer name.
+/// The layouts stored under one metalayer name. The groups of the built-in layouts alone are
+/// made once and shared by every registry that holds them unchanged.
 #[derive(Debug)]
 struct Group {
     name: String,
-    layouts: Vec<&'static Layout>,
-    /// The same layouts as dispatch candidates, for the message when none reads the bytes.
-    candidates: &'static [Candidate],
+    layouts: Vec<Arc<Layout>>,
+    /// What dispatch checks of each layout, for the candidates: which layouts to try, and the
+    /// message when none reads the bytes.
+    steps: Vec<Steps>,
+}
+
+impl Group {
+    /// The steps of each layout's probe, as the runtime's dispatch takes them.
+    fn probes(&self) -> Vec<Vec<ProbeOf<'_>>> {
+        self.steps
+            .iter()
+            .map(|steps| steps.probe.iter().map(runtime_probe).collect())
+            .collect()
+    }
+
+    /// The layouts as dispatch candidates, with `probes` from [`Group::probes`].
+    fn candidates<'g>(&'g self, probes: &'g [Vec<ProbeOf<'g>>]) -> Vec<CandidateOf<'g>> {
+        self.layouts
+            .iter()
+            .zip(&self.steps)
+            .zip(probes)
+            .map(|((layout, steps), probe)| CandidateOf {
+                schema: &layout.schema,
+                metalayer: &self.name,
+                prefix: &steps.prefix,
+                probe,
+            })
+            .collect()
+    }
 }
 
 /// What a registry makes of one metalayer.
@@ -208,15 +259,20 @@ pub enum Selected<'b> {
     Unknown,
 }
 
-/// A user layout, with where it came from (a schema file's path) for messages.
+/// A user layout, with where it came from (a schema file's path) for messages. The registry
+/// holds the layout (an [`Arc`], so that a layout can be shared by several registries) and
+/// frees it with itself: a layout read at run time can be loaded for one registry and dropped
+/// with it.
 ///
 /// ```
+/// use std::sync::Arc;
+///
 /// let layout = metalayer_layout::parse("units_v0", "[schema]\nmetalayer = \"units\"\ndescription = \"d\"\nsource = \"s\"\n[value]\nwire = \"str\"\n").unwrap();
-/// let user: metalayer::report::UserLayout = (Box::leak(Box::new(layout)), "units_v0.toml".into());
+/// let user: metalayer::report::UserLayout = (Arc::new(layout), "units_v0.toml".into());
 /// let registry = metalayer::report::Registry::new(vec![user]).unwrap();
 /// assert!(matches!(registry.select("units", b"\xa1m"), metalayer::report::Selected::Decoded(_)));
 /// ```
-pub type UserLayout = (&'static Layout, String);
+pub type UserLayout = (Arc<Layout>, String);
 
 impl Registry {
     /// The built-in layouts alone.
@@ -237,16 +293,11 @@ impl Registry {
     ///
     /// let copy = metalayer_layout::builtin("b2nd_v1").unwrap().text.replace("b2nd_v1", "my_b2nd");
     /// let layout = metalayer_layout::parse("my_b2nd", &copy).unwrap();
-    /// let err = Registry::new(vec![(Box::leak(Box::new(layout)), "my_b2nd.toml".into())]).unwrap_err();
+    /// let err = Registry::new(vec![(layout.into(), "my_b2nd.toml".into())]).unwrap_err();
     /// assert!(err.contains("`b2nd_v1` and `my_b2nd` cannot be told apart"), "{err}");
     /// ```
     pub fn new(user: Vec<UserLayout>) -> Result<Registry, String> {
-        let mut layouts: Vec<(&'static Layout, Option<String>)> = builtins()
-            .layouts
-            .iter()
-            .chain(python_blosc2().iter().copied())
-            .map(|l| (l, None))
-            .collect();
+        let mut layouts: Vec<Sourced> = builtin_layouts().map(|l| (Arc::clone(l), None)).collect();
         for (layout, path) in user {
             match layouts.iter_mut().find(|(l, _)| l.schema == layout.schema) {
                 // A file of the same schema name replaces the built-in (or an earlier file).
@@ -256,8 +307,8 @@ impl Registry {
         }
         let vl_layouts: Vec<_> = layouts.iter().filter(|(_, path)| path.is_some()).cloned().collect();
         Ok(Registry {
-            groups: groups(&layouts)?,
-            vl_groups: groups(&vl_layouts)?,
+            groups: groups(&layouts, builtin_groups())?,
+            vl_groups: groups(&vl_layouts, &[])?,
         })
     }
 
@@ -276,7 +327,7 @@ impl Registry {
     /// // c-blosc2's metalayers stay strict.
     /// assert!(matches!(registry.select("b2nd", v2), Selected::Failed(_)));
     /// ```
-    pub fn select<'b>(&self, name: &str, bytes: &'b [u8]) -> Selected<'b> {
+    pub fn select<'a>(&'a self, name: &str, bytes: &'a [u8]) -> Selected<'a> {
         match select_in(&self.groups, name, bytes) {
             Selected::Failed(error) if is_python_blosc2(name) => Selected::OtherShape(error),
             selected => selected,
@@ -285,67 +336,95 @@ impl Registry {
 
     /// Decodes a vlmetalayer stored under `name` (its bytes decompressed) with the user layout
     /// of that name that reads `bytes`.
-    pub fn select_vlmeta<'b>(&self, name: &str, bytes: &'b [u8]) -> Selected<'b> {
+    pub fn select_vlmeta<'a>(&'a self, name: &str, bytes: &'a [u8]) -> Selected<'a> {
         select_in(&self.vl_groups, name, bytes)
     }
 }
 
+/// The built-in layouts a registry starts from: c-blosc2's, then python-blosc2's.
+fn builtin_layouts() -> impl Iterator<Item = &'static Arc<Layout>> {
+    builtins().layouts.iter().chain(python_blosc2())
+}
+
+/// The groups of the built-in layouts alone, checked and probed once.
+fn builtin_groups() -> &'static [Arc<Group>] {
+    static TABLE: OnceLock<Vec<Arc<Group>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let layouts: Vec<Sourced> = builtin_layouts().map(|l| (Arc::clone(l), None)).collect();
+        match groups(&layouts, &[]) {
+            Ok(groups) => groups,
+            // The built-ins part: tested.
+            Err(e) => unreachable!("the built-in layouts overlap: {e}"),
+        }
+    })
+}
+
+/// A layout with the schema file it came from, if any.
+type Sourced = (Arc<Layout>, Option<String>);
+
 /// Groups layouts (each with the schema file it came from, if any) by the metalayer names they
-/// are stored under, checking that the layouts of each name part.
-fn groups(layouts: &[(&'static Layout, Option<String>)]) -> Result<Vec<Group>, String> {
-    let mut groups: Vec<Group> = Vec::new();
-    let mut paths: Vec<Vec<Option<String>>> = Vec::new();
-    let mut add =
-        |layout: &'static Layout, name: &str, path: Option<String>| match groups.iter().position(|g| g.name == name) {
-            Some(i) => {
-                groups[i].layouts.push(layout);
-                paths[i].push(path);
-            }
-            None => {
-                groups.push(Group {
-                    name: name.to_owned(),
-                    layouts: vec![layout],
-                    candidates: &[],
-                });
-                paths.push(vec![path]);
-            }
-        };
+/// are stored under, checking that the layouts of each name part. A group of `shared` that
+/// holds the same layouts, in the same order, is taken as it is.
+fn groups(layouts: &[Sourced], shared: &[Arc<Group>]) -> Result<Vec<Arc<Group>>, String> {
+    // Each name with its layouts.
+    let mut named: Vec<(String, Vec<Sourced>)> = Vec::new();
+    let mut add = |layout: &Arc<Layout>, name: &str, path: &Option<String>| {
+        let member = (Arc::clone(layout), path.clone());
+        match named.iter_mut().find(|(n, _)| n == name) {
+            Some((_, members)) => members.push(member),
+            None => named.push((name.to_owned(), vec![member])),
+        }
+    };
     for (layout, path) in layouts {
-        add(layout, &layout.metalayer, path.clone());
+        add(layout, &layout.metalayer, path);
     }
     for (layout, path) in layouts {
         for name in also_stored_as(&layout.schema) {
-            add(layout, name, path.clone());
+            add(layout, name, path);
         }
     }
-    for (group, paths) in groups.iter_mut().zip(&paths) {
-        for (i, a) in group.layouts.iter().enumerate() {
-            for (j, b) in group.layouts.iter().enumerate().skip(i + 1) {
+    let mut groups = Vec::with_capacity(named.len());
+    for (name, members) in named {
+        let same = |g: &&Arc<Group>| {
+            g.name == name
+                && g.layouts.len() == members.len()
+                && g.layouts.iter().zip(&members).all(|(a, (b, _))| Arc::ptr_eq(a, b))
+        };
+        if let Some(group) = shared.iter().find(same) {
+            groups.push(Arc::clone(group));
+            continue;
+        }
+        for (i, (a, file_a)) in members.iter().enumerate() {
+            for (b, file_b) in members.iter().skip(i + 1) {
                 if let Err(overlap) = a.parting(b) {
-                    let file = paths[i].as_ref().or(paths[j].as_ref());
-                    return Err(match file {
+                    return Err(match file_a.as_ref().or(file_b.as_ref()) {
                         Some(file) => format!("{file}: {overlap}"),
                         None => overlap.to_string(),
                     });
                 }
             }
         }
-        let stored: Vec<(&Layout, &str)> = group.layouts.iter().map(|l| (*l, group.name.as_str())).collect();
-        let candidates = candidates_of(&stored);
-        // Once per registry; a process makes one.
-        group.candidates = Box::leak(candidates.into_boxed_slice());
+        let stored: Vec<(&Layout, &str)> = members.iter().map(|(l, _)| (&**l, name.as_str())).collect();
+        let steps = steps_of(&stored);
+        groups.push(Arc::new(Group {
+            layouts: members.into_iter().map(|(l, _)| l).collect(),
+            name,
+            steps,
+        }));
     }
     Ok(groups)
 }
 
 /// Decodes bytes stored under `name` with the layout of that name in `groups` that reads them.
-fn select_in<'b>(groups: &[Group], name: &str, bytes: &'b [u8]) -> Selected<'b> {
+fn select_in<'a>(groups: &'a [Arc<Group>], name: &str, bytes: &'a [u8]) -> Selected<'a> {
     let Some(group) = groups.iter().find(|g| g.name == name) else {
         return Selected::Unknown;
     };
+    let probes = group.probes();
+    let candidates = group.candidates(&probes);
     // The error of the layout whose prefix fits and that reads furthest.
     let mut failure: Option<(usize, String)> = None;
-    for (layout, candidate) in group.layouts.iter().zip(group.candidates) {
+    for (layout, candidate) in group.layouts.iter().zip(&candidates) {
         if !candidate.accepts(bytes) {
             continue;
         }
@@ -363,12 +442,54 @@ fn select_in<'b>(groups: &[Group], name: &str, bytes: &'b [u8]) -> Selected<'b> 
         Some((_, error)) => Selected::Failed(error),
         // No probe fits: the dispatch error names what each layout expects where, unless the
         // bytes single one layout out, whose error then says what is wrong.
-        None => match metalayer_runtime::select(group.candidates, name, bytes) {
+        None => match metalayer_runtime::select(&candidates, name, bytes) {
             Err(e) => Selected::Failed(super::chain(&e)),
-            Ok(i) => match Typed::new(group.layouts[i], bytes) {
+            Ok(i) => match Typed::new(&group.layouts[i], bytes) {
                 Ok(value) => Selected::Decoded(value),
                 Err(e) => Selected::Failed(e.to_string()),
             },
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const UNITS: &str =
+        "[schema]\nmetalayer = \"units\"\ndescription = \"d\"\nsource = \"s\"\n[value]\nwire = \"str\"\n";
+
+    #[test]
+    fn a_registry_holds_its_layouts_and_frees_them() {
+        let layout = Arc::new(metalayer_layout::parse("units_v0", UNITS).unwrap_or_else(|e| panic!("{e}")));
+        let registry = Registry::new(vec![(Arc::clone(&layout), "units_v0.toml".into())]);
+        let registry = registry.unwrap_or_else(|e| panic!("{e}"));
+        assert!(Arc::strong_count(&layout) > 1);
+        let Selected::Decoded(value) = registry.select("units", b"\xa1m") else {
+            panic!("units_v0 reads a fixstr");
+        };
+        assert!(std::ptr::eq(value.layout(), &*layout));
+        assert!(matches!(
+            registry.select_vlmeta("units", b"\xa1m"),
+            Selected::Decoded(_)
+        ));
+        drop(registry);
+        assert_eq!(Arc::strong_count(&layout), 1);
+    }
+
+    #[test]
+    fn registries_share_the_groups_of_the_builtins_they_keep() {
+        let (a, b) = (Registry::builtin(), Registry::builtin());
+        assert_eq!(a.groups.len(), b.groups.len());
+        assert!(a.groups.iter().zip(&b.groups).all(|(x, y)| Arc::ptr_eq(x, y)));
+        // A user layout of a built-in's schema name replaces it: that group alone is made again.
+        let text = metalayer_layout::builtin("b2nd_v1").map(|b| b.text).unwrap_or_default();
+        let layout = metalayer_layout::parse("b2nd_v1", text).unwrap_or_else(|e| panic!("{e}"));
+        let user = Registry::new(vec![(layout.into(), "b2nd_v1.toml".into())]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(user.groups.len(), a.groups.len());
+        for (x, y) in user.groups.iter().zip(&a.groups) {
+            assert_eq!(x.name, y.name);
+            assert_eq!(Arc::ptr_eq(x, y), x.name != "b2nd", "{}", x.name);
+        }
     }
 }
