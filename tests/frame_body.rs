@@ -16,7 +16,6 @@
 use std::fs;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 mod common;
@@ -37,24 +36,13 @@ fn fixture(rel: &str) -> Vec<u8> {
     fs::read(fixtures().join(rel)).unwrap()
 }
 
-/// A fresh directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("metalayer-body-test-{}-{n}-{tag}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
+/// A fresh directory of the test's own (created exclusively, under a random name), removed on
+/// drop.
+fn temp_dir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("metalayer-body-test-{tag}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The body check of a whole frame held in memory.
@@ -582,9 +570,9 @@ fn an_index_of_no_offsets_is_an_index_of_no_chunks() {
 
 #[test]
 fn a_sparse_frame_needs_its_chunk_files() {
-    let tmp = TempDir::new("sparse");
+    let tmp = temp_dir("sparse");
     let source = fixtures().join("files/blosc2-4/sparse_i4_2d.b2nd");
-    let dir = tmp.0.join("sparse_i4_2d.b2nd");
+    let dir = tmp.path().join("sparse_i4_2d.b2nd");
     fs::create_dir(&dir).unwrap();
     for entry in fs::read_dir(&source).unwrap() {
         let entry = entry.unwrap();
@@ -813,8 +801,8 @@ fn the_messages_not_shown_above() {
         "at byte 0xb2 (chunk 2): offset 0 is one chunk too many: cbytes 32 holds at most 2 chunks (16 bytes each at least), and the index lists more"
     );
     // A missing chunk file, named with its path.
-    let tmp = TempDir::new("messages");
-    let dir = tmp.0.join("s.b2nd");
+    let tmp = temp_dir("messages");
+    let dir = tmp.path().join("s.b2nd");
     fs::create_dir(&dir).unwrap();
     fs::copy(
         fixtures().join("files/blosc2-4/sparse_i4_2d.b2nd/chunks.b2frame"),

@@ -13,7 +13,6 @@ use std::ffi::CString;
 use std::path::{Path, PathBuf};
 use std::ptr;
 use std::sync::Once;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use metalayer::frame::{Body, ChunkMiss, Entry, FrameErrorKind, check_body, check_body_at};
 use metalayer::vlmeta::ChunkErrorKind;
@@ -26,29 +25,27 @@ fn fixture(rel: &str) -> PathBuf {
     Path::new(FIXTURES).join(rel)
 }
 
-/// A fresh directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
+/// A fresh directory of the test's own (created exclusively, under a random name), removed on
+/// drop.
+struct TempDir(tempfile::TempDir);
 
 impl TempDir {
     fn new(tag: &str) -> Self {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("metalayer-cblosc2-body-{}-{n}-{tag}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("metalayer-cblosc2-body-{tag}-"))
+            .tempdir()
+            .unwrap();
         TempDir(dir)
     }
 
+    fn path(&self) -> &Path {
+        self.0.path()
+    }
+
     fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
-        let path = self.0.join(name);
+        let path = self.path().join(name);
         std::fs::write(&path, bytes).unwrap();
         path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -231,7 +228,7 @@ fn index_flags(frame_file: &[u8], body: &Body) -> (u8, u8) {
 fn frames_c_blosc2_writes_pass_with_its_count() {
     let tmp = TempDir::new("written");
     for contiguous in [true, false] {
-        let path = tmp.0.join(if contiguous { "c.b2frame" } else { "s.b2frame" });
+        let path = tmp.path().join(if contiguous { "c.b2frame" } else { "s.b2frame" });
         let special = c_write(&path, contiguous);
         let body = check_body(&path).unwrap_or_else(|e| panic!("contiguous {contiguous}: {e}"));
         let c = Schunk::open(&path).unwrap();
@@ -406,7 +403,7 @@ fn lies_refused_by_the_check_and_by_c_blosc2() {
 
     // A frame c-blosc2 writes, its index compressed: the first block's start pointed past the
     // chunk.
-    let written = tmp.0.join("written.b2frame");
+    let written = tmp.path().join("written.b2frame");
     c_write(&written, true);
     let mut bytes = std::fs::read(&written).unwrap();
     let body = check_body(&written).unwrap();
@@ -423,7 +420,7 @@ fn lies_refused_by_the_check_and_by_c_blosc2() {
     assert!(c_refuses(&path), "c-blosc2 reads a block past the index's end");
 
     // A sparse frame without one of its chunk files.
-    let dir = tmp.0.join("sparse.b2nd");
+    let dir = tmp.path().join("sparse.b2nd");
     std::fs::create_dir(&dir).unwrap();
     for entry in std::fs::read_dir(fixture("files/blosc2-4/sparse_i4_2d.b2nd")).unwrap() {
         let entry = entry.unwrap();

@@ -61,12 +61,13 @@ fn metalayer() -> &'static Path {
     })
 }
 
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("metalayer-races-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+/// A fresh directory of the test's own (created exclusively, under a random name), removed on
+/// drop.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("metalayer-races-{name}-"))
+        .tempdir()
+        .expect("scratch dir")
 }
 
 /// Copies a fixture file or sparse-frame directory to `to`.
@@ -208,7 +209,8 @@ fn check_frame(
 
 #[test]
 fn racing_edits_of_a_contiguous_frame_are_all_kept() {
-    let dir = scratch("frame");
+    let scratch = scratch("frame");
+    let dir = scratch.path();
     let source = Path::new(FIXTURES).join("blosc2-4-stores/dictstore.b2d/big.b2nd");
     let original = Schunk::open(&source).expect("c-blosc2 opens the fixture");
     assert!(original.nchunks() > 0);
@@ -221,22 +223,22 @@ fn racing_edits_of_a_contiguous_frame_are_all_kept() {
         let opened = Schunk::open(&path).expect("c-blosc2 opens the result");
         let ours = metalayer::frame::read_frame(&path).expect("our reader reads it");
         check_frame(&what, opened, &original, ours, &want);
-        assert_eq!(listing(&dir), ["big.b2nd"], "{what}");
+        assert_eq!(listing(dir), ["big.b2nd"], "{what}");
         keep("frame", round, &path);
     }
-    std::fs::remove_dir_all(&dir).expect("clean");
 }
 
 #[test]
 fn racing_edits_of_a_sparse_frame_are_all_kept() {
-    let dir = scratch("sparse");
+    let scratch = scratch("sparse");
+    let dir = scratch.path();
     let source = Path::new(FIXTURES).join("blosc2-4-vlmeta/sparse_mixed.b2nd");
     let original = Schunk::open(&source).expect("c-blosc2 opens the fixture");
     let kept = metalayer::frame::read_frame(&source).expect("read");
     let path = dir.join("sparse_mixed.b2nd");
     let files = {
         copy(&source, &path);
-        listing(&dir)
+        listing(dir)
     };
     for round in 0..rounds() {
         std::fs::remove_dir_all(&path).expect("clean");
@@ -254,10 +256,9 @@ fn racing_edits_of_a_sparse_frame_are_all_kept() {
         let opened = Schunk::open(&path).expect("c-blosc2 opens the result");
         let ours = metalayer::frame::read_frame(&path).expect("our reader reads it");
         check_frame(&what, opened, &original, ours, &want);
-        assert_eq!(listing(&dir), files, "{what}");
+        assert_eq!(listing(dir), files, "{what}");
         keep("sparse", round, &path);
     }
-    std::fs::remove_dir_all(&dir).expect("clean");
 }
 
 /// python's zipfile's reading of a zip: each member's data offset and size, and the first
@@ -300,7 +301,8 @@ with zipfile.ZipFile(sys.argv[1]) as z, open(sys.argv[1], "rb") as f:
 
 #[test]
 fn racing_edits_of_two_members_of_one_store_are_all_kept() {
-    let dir = scratch("store");
+    let scratch = scratch("store");
+    let dir = scratch.path();
     let source = Path::new(FIXTURES).join("blosc2-4-stores/dictstore.b2z");
     let (places, _) = python_zip(&source);
     let members = ["big.b2nd", "dir/deeper/f8.b2nd"];
@@ -332,8 +334,7 @@ fn racing_edits_of_two_members_of_one_store_are_all_kept() {
                 .expect("our reader reads it");
             check_frame(&format!("{what}, {member}"), opened, &originals[k], ours, &want);
         }
-        assert_eq!(listing(&dir), ["dictstore.b2z"], "{what}");
+        assert_eq!(listing(dir), ["dictstore.b2z"], "{what}");
         keep("store", round, &path);
     }
-    std::fs::remove_dir_all(&dir).expect("clean");
 }

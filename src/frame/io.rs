@@ -417,9 +417,8 @@ pub(crate) fn open_regular(path: &Path) -> Result<File, FrameError> {
     Ok(file)
 }
 
-/// [`read_frame_bytes`] through a file already open (an edit's, which holds its lock): `path`
-/// names it in messages and is where a long trailer's contents are read from later.
-#[cfg(feature = "edit")]
+/// [`read_frame_bytes`] through a file already open (an edit's holds its lock): `path` names it
+/// in messages and is where a long trailer's contents are read from later.
 pub(crate) fn read_frame_bytes_file(
     file: &File,
     path: &Path,
@@ -435,7 +434,6 @@ pub(crate) fn read_frame_bytes_file(
 }
 
 /// [`read_frame_bytes_at`] through a file already open.
-#[cfg(feature = "edit")]
 pub(crate) fn read_frame_bytes_file_at(
     file: &File,
     path: &Path,
@@ -513,14 +511,8 @@ pub fn read_frame(path: impl AsRef<Path>) -> Result<Frame, FrameError> {
 /// [`read_frame`], keeping the header's and the trailer's bytes instead of copying each
 /// metalayer and vlmetalayer out of them: a frame whose vlmetalayers are large is held once.
 pub fn read_frame_bytes(path: impl AsRef<Path>) -> Result<FrameBytes, FrameError> {
-    let (file_path, _) = frame_file(path.as_ref())?;
-    let mut bytes = with_file(path.as_ref(), |file, io_error, sparse_dir| {
-        read_frame_bytes_with(file, io_error, sparse_dir)
-    })?;
-    if bytes.contents_from.is_some() {
-        bytes.contents_from = Some(file_path);
-    }
-    Ok(bytes)
+    let (file_path, sparse_dir) = frame_file(path.as_ref())?;
+    read_frame_bytes_file(&open_regular(&file_path)?, &file_path, sparse_dir)
 }
 
 /// A window over `len` bytes of a reader from `start`: it reads and seeks as if those bytes
@@ -641,14 +633,7 @@ impl<R: Seek> Seek for Window<R> {
 /// ```
 pub fn read_frame_bytes_at(path: impl AsRef<Path>, offset: u64, len: u64) -> Result<FrameBytes, FrameError> {
     let path = path.as_ref();
-    let io_error = |source| FrameError::io(path, source);
-    let mut window = open_window(path, offset, len, &io_error)?;
-    let mut bytes = read_frame_bytes_with(&mut window, &io_error, None)?;
-    if bytes.contents_from.is_some() {
-        bytes.contents_from = Some(path.to_path_buf());
-        bytes.contents_base = offset;
-    }
-    Ok(bytes)
+    read_frame_bytes_file_at(&open_regular(path)?, path, offset, len)
 }
 
 /// [`read_metalayers`] of a frame stored in `path` at `offset`, `len` bytes long, as

@@ -328,9 +328,7 @@ impl Edit {
     pub fn preview(&self, path: impl AsRef<Path>) -> Result<Vec<Changed>, EditError> {
         let (file, sparse_dir) = super::io::frame_file(path.as_ref())?;
         let source = super::io::open_regular(&file)?;
-        let bytes = super::io::read_frame_bytes_file(&source, &file, sparse_dir)?;
-        check_body(&source, 0, &bytes, sparse_dir)?;
-        Ok(self.plan_bytes(&bytes)?.changes)
+        Ok(self.plan_checked(&source, &file, sparse_dir, None)?.changes)
     }
 
     /// Applies the edit to the frame file or sparse-frame directory `path` (whose
@@ -419,9 +417,7 @@ impl Edit {
         out: &mut dyn Write,
     ) -> Result<(Vec<Changed>, u64), EditError> {
         let path = original.path();
-        let bytes = super::io::read_frame_bytes_file_at(original.file(), path, offset, len)?;
-        check_body(original.file(), offset, &bytes, None)?;
-        let plan = self.plan_bytes(&bytes)?;
+        let plan = self.plan_checked(original.file(), path, None, Some((offset, len)))?;
         let (start, end) = plan.body;
         out.write_all(&plan.header).map_err(|e| EditError::write(path, e))?;
         let body = (offset.saturating_add(start), offset.saturating_add(end));
@@ -447,9 +443,7 @@ impl Edit {
     pub fn preview_at(&self, path: impl AsRef<Path>, offset: u64, len: u64) -> Result<Vec<Changed>, EditError> {
         let path = path.as_ref();
         let source = super::io::open_regular(path)?;
-        let bytes = super::io::read_frame_bytes_file_at(&source, path, offset, len)?;
-        check_body(&source, offset, &bytes, None)?;
-        Ok(self.plan_bytes(&bytes)?.changes)
+        Ok(self.plan_checked(&source, path, None, Some((offset, len)))?.changes)
     }
 
     /// [`write_with`](Self::write_with), with failures injected.
@@ -461,15 +455,34 @@ impl Edit {
     ) -> Result<Vec<Changed>, EditError> {
         let (file, sparse_dir) = super::io::frame_file(path)?;
         replace::replace_with(&file, options, faults, |original, new, faults| {
-            let bytes = super::io::read_frame_bytes_file(original.file(), original.path(), sparse_dir)?;
-            check_body(original.file(), 0, &bytes, sparse_dir)?;
-            let plan = self.plan_bytes(&bytes)?;
+            let plan = self.plan_checked(original.file(), original.path(), sparse_dir, None)?;
             let write_error = |e| EditError::write(original.path(), e);
             replace::write_piece(new, &plan.header, faults).map_err(write_error)?;
             replace::copy_body(original.file(), new, plan.body, faults).map_err(write_error)?;
             replace::write_piece(new, &plan.trailer, faults).map_err(write_error)?;
             Ok(plan.changes)
         })
+    }
+
+    /// The plan for the frame in `file` (named `path`), whole or at `(offset, len)`, its body
+    /// checked first ([`check_body_from`](super::check_body_from)): what an edit copies must read
+    /// back.
+    fn plan_checked(
+        &self,
+        file: &std::fs::File,
+        path: &Path,
+        sparse_dir: Option<&Path>,
+        at: Option<(u64, u64)>,
+    ) -> Result<Plan, EditError> {
+        let (bytes, offset) = match at {
+            Some((offset, len)) => (super::io::read_frame_bytes_file_at(file, path, offset, len)?, offset),
+            None => (super::io::read_frame_bytes_file(file, path, sparse_dir)?, 0),
+        };
+        let frame = bytes.frame()?;
+        let window = super::Window::new(file, offset, frame.header.frame_len)
+            .map_err(|source| FrameError::from(super::FrameErrorKind::Read { source }))?;
+        super::check_body_from(window, &frame, sparse_dir)?;
+        self.plan_bytes(&bytes)
     }
 
     /// The plan for a frame read from a file.
@@ -567,22 +580,6 @@ impl Edit {
         }
         Ok(())
     }
-}
-
-/// Checks the body of the frame `bytes` read from `file` at `offset` (its chunks' index and
-/// sizes, [`check_body_from`](super::check_body_from)): what an edit copies must read back.
-fn check_body(
-    file: &std::fs::File,
-    offset: u64,
-    bytes: &FrameBytes,
-    sparse_dir: Option<&Path>,
-) -> Result<(), EditError> {
-    let frame = bytes.frame()?;
-    let len = frame.header.frame_len;
-    let window = super::Window::new(file, offset, len)
-        .map_err(|e| EditError::Frame(FrameError::from(super::FrameErrorKind::Read { source: e })))?;
-    super::check_body_from(window, &frame, sparse_dir)?;
-    Ok(())
 }
 
 /// The chunk of a vlmetalayer's new value, its name checked.
