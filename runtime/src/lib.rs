@@ -41,19 +41,30 @@ mod write;
 
 pub use decode::Decoder;
 pub use dispatch::{
-    Candidate, CandidateOf, DecodeFn, DispatchError, DispatchErrorOf, Fit, METALAYER_NAME_MAX_LEN, MetalayerName,
-    Probe, ProbeOf, dispatch, select, str_eq,
+    Candidate, CandidateOf, DispatchError, DispatchErrorOf, Fit, METALAYER_NAME_MAX_LEN, MetalayerName, Probe, ProbeOf,
+    select,
 };
-pub use encode::{
-    Encoder, check_count, check_counted, check_len, check_named, check_optional, check_range, check_same_len,
-    check_str_len, check_together,
-};
+pub use encode::Encoder;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, PATH_DEPTH, Path};
 pub use field::{ArrayField, StrField};
-pub use timestamp::{NANOS_MAX, TIMESTAMP_EXT_TYPE, TIMESTAMP_FORMS, Timestamp, TimestampField, check_timestamp};
-pub use value::{
-    BinField, BoolValue, Ext, ExtField, FloatValue, IntValue, OptionField, Pair, Record, WireInt, be_payload,
+pub use timestamp::{NANOS_MAX, TIMESTAMP_EXT_TYPE, TIMESTAMP_FORMS, Timestamp, TimestampField};
+pub use value::{BinField, BoolValue, Ext, ExtField, FloatValue, IntValue, OptionField, Pair, Record};
+
+// What the code `#[metalayer]` generates calls, and what the workspace's other crates share with
+// it: public so that they can, hidden because no user calls them and they may change with the
+// generator.
+#[doc(hidden)]
+pub use dispatch::{DecodeFn, dispatch, str_eq};
+#[doc(hidden)]
+pub use encode::{
+    check_count, check_counted, check_len, check_named, check_optional, check_range, check_same_len, check_str_len,
+    check_together,
 };
+#[doc(hidden)]
+pub use timestamp::check_timestamp;
+#[doc(hidden)]
+pub use value::{WireInt, be_payload};
+#[doc(hidden)]
 pub use write::key_size;
 
 #[cfg(feature = "arrayvec")]
@@ -64,7 +75,7 @@ pub use arrayvec;
 /// `#[metalayer(schema = "...")]` implements it from the schema; see the `metalayer` crate.
 ///
 /// ```
-/// use metalayer_runtime::{Encoder, EncodeError, Metalayer};
+/// use metalayer_runtime::{Encoder, EncodeError, EncodeErrorKind, Int, Metalayer, Path};
 ///
 /// /// A hand-written layout: a fixarray of 1 holding a positive fixint.
 /// struct Tiny(u8);
@@ -74,7 +85,11 @@ pub use arrayvec;
 ///     const SCHEMA: &'static str = "tiny_v0";
 ///     fn encoded_len(&self) -> usize { 2 }
 ///     fn encode_into(&self, buf: &mut [u8]) -> Result<usize, EncodeError> {
-///         metalayer_runtime::check_range(Self::SCHEMA, metalayer_runtime::Path::entry(&"value"), self.0.into(), 0, 127)?;
+///         if self.0 > 0x7f {
+///             let (min, max, found) = (Int::new(0), Int::new(0x7f), Int::new(self.0.into()));
+///             let kind = EncodeErrorKind::OutOfRange { min, max, found };
+///             return Err(EncodeError::new(Self::SCHEMA, Path::entry(&"value"), kind));
+///         }
 ///         let mut e = Encoder::new(buf, 2, Self::SCHEMA)?;
 ///         e.byte(0x91);
 ///         e.byte(self.0);
@@ -83,6 +98,7 @@ pub use arrayvec;
 /// }
 ///
 /// assert_eq!(Tiny(5).encode()?, [0x91, 0x05]);
+/// assert!(Tiny(0x80).encode().is_err());
 /// # Ok::<(), EncodeError>(())
 /// ```
 pub trait Metalayer {
@@ -155,7 +171,7 @@ pub trait Metalayer {
 /// Encodes with `write` into a new `Vec` of `len` bytes, which `write` fills from the front,
 /// returning the number of bytes written; the `Vec` keeps those. [`Metalayer::encode`] and the
 /// `encode` of a `#[metalayer(dispatch)]` enum are this over their `encoded_len` and
-/// `encode_into`.
+/// `encode_into`. Not a public API.
 ///
 /// ```
 /// let bytes = metalayer_runtime::encode_to_vec(3, |buf| {
@@ -166,6 +182,7 @@ pub trait Metalayer {
 /// # Ok::<(), metalayer_runtime::EncodeError>(())
 /// ```
 #[cfg(feature = "alloc")]
+#[doc(hidden)]
 pub fn encode_to_vec(
     len: usize,
     write: impl FnOnce(&mut [u8]) -> Result<usize, EncodeError>,
