@@ -44,8 +44,8 @@
 //! # The attribute
 //!
 //! - `schema = "name"` names a built-in schema (c-blosc2's `caterva_v0`, `b2nd_v0`, `b2nd_v1`;
-//!   python-blosc2's `b2o_v1`, `lazyarray_v0`, `proxy_source_local_v0`, ...: see
-//!   `metalayer_layout::BUILTINS` and `PYTHON_BLOSC2`) or else `schemas/name.toml` in the crate
+//!   python-blosc2's `b2o_v1`, `lazyarray_v0`, `proxy_source_local_v0`, ...: each is
+//!   `metalayer_layout::builtin(name)`) or else `schemas/name.toml` in the crate
 //!   that uses it (under `CARGO_MANIFEST_DIR`). A crate file named like a built-in is an error;
 //!   `schema_path` reads it.
 //! - `schema_path = "rel/path.toml"` names a schema file relative to `CARGO_MANIFEST_DIR`. The
@@ -258,9 +258,27 @@ extern crate self as metalayer;
 pub use metalayer_macros::metalayer;
 pub use metalayer_runtime::{
     ArrayField, BinField, BoolValue, Candidate, CandidateOf, Decode, DecodeError, DecodeErrorKind, DecodeOwned,
-    DispatchError, DispatchErrorOf, EncodeError, EncodeErrorKind, Ext, ExtField, Fit, FloatValue, Int, IntValue,
-    Metalayer, MetalayerName, OptionField, Pair, Path, Probe, ProbeOf, Record, StrField, Timestamp, TimestampField,
+    Decoder, DispatchError, DispatchErrorOf, EncodeError, EncodeErrorKind, Encoder, Ext, ExtField, Fit, FloatValue,
+    Int, IntValue, Metalayer, MetalayerName, OptionField, Pair, Path, Probe, ProbeOf, Record, StrField, Timestamp,
+    TimestampField,
 };
+
+/// The schema language and its layouts (the crate `metalayer-layout`): the [`Layout`](layout::Layout)
+/// that `value`, `report` and `frame::edit` take, read from a built-in schema or parsed from a
+/// schema file at run time.
+///
+/// ```
+/// let layout = metalayer::layout::parse("units_v0", "[schema]\nmetalayer = \"units\"\ndescription = \"d\"\nsource = \"s\"\n[value]\nwire = \"str\"\n").unwrap();
+/// assert_eq!(layout.metalayer, "units");
+/// ```
+#[cfg(feature = "value")]
+pub use metalayer_layout as layout;
+/// serde, which values and reports serialize through.
+#[cfg(feature = "value")]
+pub use serde;
+/// serde_json, whose `Value` the value engine and the editor take and give.
+#[cfg(feature = "value")]
+pub use serde_json;
 
 /// The attribute and the traits: `use metalayer::prelude::*;` is all generated types need.
 ///

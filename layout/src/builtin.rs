@@ -207,7 +207,8 @@ pub fn builtin_names() -> String {
 /// The built-in schemas, set by set, in the order [`builtins`] lists them.
 pub(crate) const SETS: [&[Builtin]; 3] = [BUILTINS, PYTHON_BLOSC2, FRAME];
 
-/// The built-in schema of that name, from [`BUILTINS`], [`PYTHON_BLOSC2`] or [`FRAME`].
+/// The built-in schema of that name: c-blosc2's array metalayers, python-blosc2's own, and the
+/// frame's header and trailer. Its layout is `parse(b.name, b.text)`.
 ///
 /// ```
 /// assert!(metalayer_layout::builtin("b2nd_v1").is_some());

@@ -16,7 +16,7 @@
 //! let registry = Registry::builtin();
 //! let cx = Context::new(&registry);
 //! let report = FrameReport::new(&cx, Reading::Whole(frame));
-//! let json = serde_json::to_value(&report)?;
+//! let json = metalayer::serde_json::to_value(&report)?;
 //! assert_eq!(json["metalayers"][0]["schema"], "b2nd_v1");
 //! assert!(json["vlmetalayers"].as_array().is_some_and(|v| !v.is_empty()));
 //! assert!(cx.take_errors().is_empty());
@@ -151,7 +151,7 @@ impl<'r> Context<'r> {
     /// let frame = metalayer::frame::parse_frame(&bytes)?;
     /// let registry = Registry::builtin();
     /// let cx = Context::new(&registry);
-    /// let json = serde_json::to_value(FrameReport::new(&cx, Reading::Whole(frame)))?;
+    /// let json = metalayer::serde_json::to_value(FrameReport::new(&cx, Reading::Whole(frame)))?;
     /// assert_eq!(json["metalayers"][0]["msgpack"]["version"], 2);
     /// assert!(json["metalayers"][0]["warning"].is_string());
     /// assert!(cx.take_errors().is_empty());
@@ -268,7 +268,7 @@ fn nested_place(at: usize) -> String {
 /// let reading = Reading::Bytes(metalayer::frame::read_frame_bytes(path)?);
 /// let registry = Registry::builtin();
 /// let cx = Context::new(&registry);
-/// let json = serde_json::to_value(FrameReport::new(&cx, reading))?;
+/// let json = metalayer::serde_json::to_value(FrameReport::new(&cx, reading))?;
 /// assert_eq!(json["metalayers"][1]["msgpack"], "kelvin");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

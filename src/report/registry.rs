@@ -12,7 +12,7 @@ use metalayer_runtime::{Candidate, CandidateOf, ProbeOf};
 use crate::value::Typed;
 
 /// What dispatch checks of a layout stored under one name, among the layouts stored under that
-/// name: its fixed prefix, and its probe (`metalayer_layout::probes`).
+/// name: its fixed prefix, and its probe (`metalayer::layout::probes`).
 #[derive(Debug)]
 struct Steps {
     prefix: Vec<(u8, u8)>,
@@ -140,7 +140,7 @@ fn checked(list: &[Builtin]) -> Vec<Arc<Layout>> {
 
 /// c-blosc2's built-in layouts that dispatch picks among, newest first, each under its
 /// metalayer name, then the layouts also stored under another name
-/// (`metalayer_layout::also_stored_as`).
+/// (`metalayer::layout::also_stored_as`).
 ///
 /// ```
 /// let names: Vec<&str> = metalayer::report::candidates().iter().map(|c| c.schema).collect();
@@ -267,7 +267,7 @@ pub enum Selected<'b> {
 /// ```
 /// use std::sync::Arc;
 ///
-/// let layout = metalayer_layout::parse("units_v0", "[schema]\nmetalayer = \"units\"\ndescription = \"d\"\nsource = \"s\"\n[value]\nwire = \"str\"\n").unwrap();
+/// let layout = metalayer::layout::parse("units_v0", "[schema]\nmetalayer = \"units\"\ndescription = \"d\"\nsource = \"s\"\n[value]\nwire = \"str\"\n").unwrap();
 /// let user: metalayer::report::UserLayout = (Arc::new(layout), "units_v0.toml".into());
 /// let registry = metalayer::report::Registry::new(vec![user]).unwrap();
 /// assert!(matches!(registry.select("units", b"\xa1m"), metalayer::report::Selected::Decoded(_)));
@@ -291,8 +291,8 @@ impl Registry {
     /// ```
     /// use metalayer::report::Registry;
     ///
-    /// let copy = metalayer_layout::builtin("b2nd_v1").unwrap().text.replace("b2nd_v1", "my_b2nd");
-    /// let layout = metalayer_layout::parse("my_b2nd", &copy).unwrap();
+    /// let copy = metalayer::layout::builtin("b2nd_v1").unwrap().text.replace("b2nd_v1", "my_b2nd");
+    /// let layout = metalayer::layout::parse("my_b2nd", &copy).unwrap();
     /// let err = Registry::new(vec![(layout.into(), "my_b2nd.toml".into())]).unwrap_err();
     /// assert!(err.contains("`b2nd_v1` and `my_b2nd` cannot be told apart"), "{err}");
     /// ```

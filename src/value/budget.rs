@@ -13,7 +13,7 @@ use crate::vlmeta::{self, ChunkError, ChunkErrorKind, ChunkHeader};
 
 /// The most levels one input is read through: msgpack arrays and maps, python-blosc2 ext
 /// payloads and frames nested in values count together, and so do a layout's arrays, maps and
-/// records. A schema's values nest at most [`metalayer_layout::NESTING_LIMIT`] levels, no more
+/// records. A schema's values nest at most [`metalayer::layout::NESTING_LIMIT`] levels, no more
 /// than this limit: only a layout made deeper by hand reaches it through its records alone.
 ///
 /// ```

@@ -17,8 +17,8 @@ use super::{DEPTH_LIMIT, intern, json};
 /// Why JSON does not encode with a layout.
 ///
 /// ```
-/// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
-/// let err = metalayer::value::encode(&layout, &serde_json::json!({"shape": "4"})).unwrap_err();
+/// let layout = metalayer::report::builtin("caterva_v0").unwrap();
+/// let err = metalayer::value::encode(&layout, &metalayer::serde_json::json!({"shape": "4"})).unwrap_err();
 /// assert_eq!(err.to_string(), "caterva_v0: in shape: expected an array of int64, found the string \"4\"");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,8 +59,8 @@ impl std::error::Error for EncodeFailure {}
 /// to the exact bytes of the layout.
 ///
 /// ```
-/// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
-/// let json = serde_json::json!({"shape": [4], "chunkshape": [2], "blockshape": [1]});
+/// let layout = metalayer::report::builtin("caterva_v0").unwrap();
+/// let json = metalayer::serde_json::json!({"shape": [4], "chunkshape": [2], "blockshape": [1]});
 /// let bytes = metalayer::value::encode(&layout, &json)?;
 /// assert_eq!(bytes[..4], [0x95, 0x00, 0x01, 0x91]);
 /// # Ok::<(), metalayer::value::EncodeFailure>(())

@@ -44,7 +44,7 @@ impl<F: Formatter> Formatter for HexBytes<F> {
 /// `level` levels of two spaces.
 ///
 /// ```
-/// let value = serde_json::json!({"shape": [10, 20], "fields": {"a": "b"}});
+/// let value = metalayer::serde_json::json!({"shape": [10, 20], "fields": {"a": "b"}});
 /// let mut out = Vec::new();
 /// metalayer::value::write_pretty(&mut out, &value, 0)?;
 /// assert_eq!(String::from_utf8(out).unwrap(), "{\n  \"shape\": [10, 20],\n  \"fields\": {\n    \"a\": \"b\"\n  }\n}");
@@ -58,7 +58,7 @@ pub fn write_pretty<W: Write, T: ?Sized + Serialize>(writer: W, value: &T, level
 /// Writes `value` as one line of text ([`TextFormatter`]).
 ///
 /// ```
-/// let value = serde_json::json!({"unit": "k\u{1b}[31m", "scale": [1, 2]});
+/// let value = metalayer::serde_json::json!({"unit": "k\u{1b}[31m", "scale": [1, 2]});
 /// let mut out = Vec::new();
 /// metalayer::value::write_text(&mut out, &value)?;
 /// assert_eq!(String::from_utf8(out).unwrap(), r#"{"unit": "k\u001b[31m", "scale": [1, 2]}"#);
@@ -77,10 +77,10 @@ pub fn write_text<W: Write, T: ?Sized + Serialize>(writer: W, value: &T) -> io::
 /// use metalayer::value::TextFormatter;
 ///
 /// let mut out = Vec::new();
-/// let mut ser = serde_json::Serializer::with_formatter(&mut out, TextFormatter);
-/// serde::Serializer::serialize_bytes(&mut ser, &[0xff, 0x00])?;
+/// let mut ser = metalayer::serde_json::Serializer::with_formatter(&mut out, TextFormatter);
+/// metalayer::serde::Serializer::serialize_bytes(&mut ser, &[0xff, 0x00])?;
 /// assert_eq!(out, b"bin(ff00)");
-/// # Ok::<(), serde_json::Error>(())
+/// # Ok::<(), metalayer::serde_json::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TextFormatter;
@@ -160,7 +160,7 @@ pub fn shown_name(text: &str) -> Cow<'_, str> {
 /// use metalayer::value::write_pretty;
 ///
 /// let mut out = Vec::new();
-/// write_pretty(&mut out, &serde_json::json!([[1, 2], {"a": []}]), 0)?;
+/// write_pretty(&mut out, &metalayer::serde_json::json!([[1, 2], {"a": []}]), 0)?;
 /// assert_eq!(String::from_utf8(out).unwrap(), "[\n  [1, 2],\n  {\n    \"a\": []\n  }\n]");
 /// # Ok::<(), std::io::Error>(())
 /// ```
@@ -193,15 +193,15 @@ impl PrettyFormatter {
     /// ```
     /// use metalayer::value::PrettyFormatter;
     ///
-    /// let value = serde_json::json!({"name": "b2nd", "msgpack": {"a": [1, {"b": 2}]}});
+    /// let value = metalayer::serde_json::json!({"name": "b2nd", "msgpack": {"a": [1, {"b": 2}]}});
     /// let mut out = Vec::new();
-    /// let mut ser = serde_json::Serializer::with_formatter(&mut out, PrettyFormatter::new(1));
-    /// serde::Serialize::serialize(&value, &mut ser)?;
+    /// let mut ser = metalayer::serde_json::Serializer::with_formatter(&mut out, PrettyFormatter::new(1));
+    /// metalayer::serde::Serialize::serialize(&value, &mut ser)?;
     /// assert_eq!(
     ///     String::from_utf8(out).unwrap(),
     ///     "{\n    \"name\": \"b2nd\",\n    \"msgpack\": {\"a\": [1, {\"b\": 2}]}\n  }"
     /// );
-    /// # Ok::<(), serde_json::Error>(())
+    /// # Ok::<(), metalayer::serde_json::Error>(())
     /// ```
     pub fn new(level: usize) -> PrettyFormatter {
         PrettyFormatter {

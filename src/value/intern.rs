@@ -11,7 +11,7 @@ use crate::std_prelude::*;
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
-/// The interned strings, each with the `&'static &'static str` a [`Path`](metalayer_runtime::Path)
+/// The interned strings, each with the `&'static &'static str` a [`Path`](metalayer::Path)
 /// holds, and the interned byte strings.
 #[derive(Default)]
 struct Table {
@@ -29,8 +29,8 @@ fn table() -> MutexGuard<'static, Table> {
         .unwrap_or_else(PoisonError::into_inner)
 }
 
-/// `text` as a `'static` name, for [`Path::entry`](metalayer_runtime::Path::entry) and
-/// [`Path::child`](metalayer_runtime::Path::child).
+/// `text` as a `'static` name, for [`Path::entry`](metalayer::Path::entry) and
+/// [`Path::child`](metalayer::Path::child).
 pub fn name(text: &str) -> &'static &'static str {
     let mut table = table();
     if let Some(&name) = table.names.get(text) {

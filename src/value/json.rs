@@ -1,6 +1,6 @@
 //! The JSON form of msgpack values: exact integers, shortest floats, hex for bytes. The
 //! [module documentation](super) states the conventions; these functions are their one
-//! implementation, for values written straight to a serializer and for [`serde_json::Value`]s.
+//! implementation, for values written straight to a serializer and for [`metalayer::serde_json::Value`]s.
 
 #[allow(unused_imports)]
 use crate::std_prelude::*;
@@ -21,7 +21,7 @@ use serde_json::{Number, Value};
 /// use metalayer::value::json::Hex;
 ///
 /// assert_eq!(Hex(&[0x00, 0xab, 0x7f]).to_string(), "00ab7f");
-/// assert_eq!(serde_json::to_string(&Hex(b"\x01\x02"))?, r#""0102""#);
+/// assert_eq!(metalayer::serde_json::to_string(&Hex(b"\x01\x02"))?, r#""0102""#);
 /// let mut out = Vec::new();
 /// metalayer::value::write_json(&mut out, &Hex(b"\x01\x02"))?;
 /// assert_eq!(out, br#""0102""#);
@@ -101,9 +101,9 @@ impl Serialize for Hex<'_> {
 ///
 /// ```
 /// let mut out = Vec::new();
-/// metalayer::value::json::serialize_int(-5, &mut serde_json::Serializer::new(&mut out))?;
+/// metalayer::value::json::serialize_int(-5, &mut metalayer::serde_json::Serializer::new(&mut out))?;
 /// assert_eq!(out, b"-5");
-/// # Ok::<(), serde_json::Error>(())
+/// # Ok::<(), metalayer::serde_json::Error>(())
 /// ```
 pub fn serialize_int<S: Serializer>(value: i128, serializer: S) -> Result<S::Ok, S::Error> {
     if let Ok(v) = i64::try_from(value) {
@@ -119,9 +119,9 @@ pub fn serialize_int<S: Serializer>(value: i128, serializer: S) -> Result<S::Ok,
 ///
 /// ```
 /// let mut out = Vec::new();
-/// metalayer::value::json::serialize_f64(f64::NAN, &mut serde_json::Serializer::new(&mut out))?;
+/// metalayer::value::json::serialize_f64(f64::NAN, &mut metalayer::serde_json::Serializer::new(&mut out))?;
 /// assert_eq!(out, br#""NaN""#);
-/// # Ok::<(), serde_json::Error>(())
+/// # Ok::<(), metalayer::serde_json::Error>(())
 /// ```
 pub fn serialize_f64<S: Serializer>(value: f64, serializer: S) -> Result<S::Ok, S::Error> {
     if value.is_finite() {
@@ -135,9 +135,9 @@ pub fn serialize_f64<S: Serializer>(value: f64, serializer: S) -> Result<S::Ok, 
 ///
 /// ```
 /// let mut out = Vec::new();
-/// metalayer::value::json::serialize_f32(0.1, &mut serde_json::Serializer::new(&mut out))?;
+/// metalayer::value::json::serialize_f32(0.1, &mut metalayer::serde_json::Serializer::new(&mut out))?;
 /// assert_eq!(out, b"0.1");
-/// # Ok::<(), serde_json::Error>(())
+/// # Ok::<(), metalayer::serde_json::Error>(())
 /// ```
 pub fn serialize_f32<S: Serializer>(value: f32, serializer: S) -> Result<S::Ok, S::Error> {
     if value.is_finite() {
@@ -153,7 +153,7 @@ pub fn serialize_f32<S: Serializer>(value: f32, serializer: S) -> Result<S::Ok, 
 /// ```
 /// use metalayer::value::json::int;
 ///
-/// assert_eq!(int(-5), serde_json::json!(-5));
+/// assert_eq!(int(-5), metalayer::serde_json::json!(-5));
 /// assert_eq!(int(i128::from(u64::MAX)).to_string(), "18446744073709551615");
 /// ```
 pub fn int(value: i128) -> Value {
@@ -171,8 +171,8 @@ pub fn int(value: i128) -> Value {
 /// ```
 /// use metalayer::value::json::as_int;
 ///
-/// assert_eq!(as_int(&serde_json::json!(7)), Some(7));
-/// assert_eq!(as_int(&serde_json::json!(7.0)), None);
+/// assert_eq!(as_int(&metalayer::serde_json::json!(7)), Some(7));
+/// assert_eq!(as_int(&metalayer::serde_json::json!(7.0)), None);
 /// ```
 pub fn as_int(value: &Value) -> Option<i128> {
     let n = value.as_number()?;
@@ -188,7 +188,7 @@ const NEG_INF: &str = "-inf";
 /// strings `"NaN"`, `"inf"` and `"-inf"`.
 ///
 /// ```
-/// assert_eq!(metalayer::value::json::f64(f64::INFINITY), serde_json::json!("inf"));
+/// assert_eq!(metalayer::value::json::f64(f64::INFINITY), metalayer::serde_json::json!("inf"));
 /// ```
 pub fn f64(value: f64) -> Value {
     match Number::from_f64(value) {
@@ -235,8 +235,8 @@ fn non_finite(value: f64) -> Value {
 /// ```
 /// use metalayer::value::json::as_f64;
 ///
-/// assert_eq!(as_f64(&serde_json::json!(1.5)), Some(1.5));
-/// assert!(as_f64(&serde_json::json!("NaN")).is_some_and(f64::is_nan));
+/// assert_eq!(as_f64(&metalayer::serde_json::json!(1.5)), Some(1.5));
+/// assert!(as_f64(&metalayer::serde_json::json!("NaN")).is_some_and(f64::is_nan));
 /// ```
 pub fn as_f64(value: &Value) -> Option<f64> {
     match value {
@@ -325,8 +325,8 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
 /// ```
 /// use metalayer::value::json::kind;
 ///
-/// assert_eq!(kind(&serde_json::json!(10.5)), "the number 10.5");
-/// assert_eq!(kind(&serde_json::json!([])), "an array");
+/// assert_eq!(kind(&metalayer::serde_json::json!(10.5)), "the number 10.5");
+/// assert_eq!(kind(&metalayer::serde_json::json!([])), "an array");
 /// ```
 pub fn kind(value: &Value) -> String {
     match value {

@@ -2,9 +2,9 @@
 //! layout model at run time (feature `value`).
 //!
 //! Generated code knows one layout at compile time; this module reads values of any
-//! [`Layout`](metalayer_layout::Layout), built-in or read from a schema file at run time, and
+//! [`Layout`](metalayer::layout::Layout), built-in or read from a schema file at run time, and
 //! plain msgpack values of no layout at all. Nothing here builds a tree of a value: a
-//! [`Typed`] or [`Msgpack`] view borrows the bytes and implements [`serde::Serialize`], so
+//! [`Typed`] or [`Msgpack`] view borrows the bytes and implements [`metalayer::serde::Serialize`], so
 //! serde_json (or any serde serializer) writes the value straight from the input bytes to its
 //! output. Before a view exists its bytes have been checked whole, so that output never stops
 //! half-way through a value.
@@ -12,7 +12,7 @@
 //! ```
 //! use metalayer::value::{Typed, write_json};
 //!
-//! let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+//! let layout = metalayer::report::builtin("caterva_v0").unwrap();
 //! let bytes = [
 //!     0x95, 0x00, 0x01, 0x91, 0xd3, 0, 0, 0, 0, 0, 0, 0, 4,
 //!     0x91, 0xd2, 0, 0, 0, 2, 0x91, 0xd2, 0, 0, 0, 1,

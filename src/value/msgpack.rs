@@ -227,7 +227,7 @@ enum Verdict {
 }
 
 /// A msgpack value, checked: its bytes hold exactly one msgpack value, within the input's
-/// [`Budget`]. It serializes (with [`serde::Serialize`]) to the value's JSON or text form
+/// [`Budget`]. It serializes (with [`metalayer::serde::Serialize`]) to the value's JSON or text form
 /// ([`Style`]), read from the bytes as it is written.
 ///
 /// python-blosc2's ext types are shown as what they hold: 43 (a record), 45 (a set) and 46 (a

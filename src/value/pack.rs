@@ -22,7 +22,7 @@ const PLAIN: &str = "msgpack";
 /// maps with string keys.
 ///
 /// ```
-/// use serde_json::json;
+/// use metalayer::serde_json::json;
 ///
 /// // python: msgpack.packb({"units": "K", "scale": 300, "ok": [True, None, 0.5]})
 /// let bytes = metalayer::value::pack(&json!({"units": "K", "scale": 300, "ok": [true, null, 0.5]}))?;

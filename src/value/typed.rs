@@ -21,7 +21,7 @@ use super::{DEPTH_LIMIT, intern};
 /// Why bytes do not decode with a layout.
 ///
 /// ```
-/// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+/// let layout = metalayer::report::builtin("caterva_v0").unwrap();
 /// let err = metalayer::value::Typed::new(&layout, &[0x94]).unwrap_err();
 /// assert_eq!(err.to_string(), "caterva_v0: at byte 0x00 in the container: expected fixarray marker 0x95, found 0x94");
 /// ```
@@ -73,7 +73,7 @@ impl DecodeFailure {
     /// ```
     /// use metalayer::value::Typed;
     ///
-    /// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+    /// let layout = metalayer::report::builtin("caterva_v0").unwrap();
     /// assert_eq!(Typed::new(&layout, &[0x95, 0x01]).unwrap_err().offset(), 1);
     /// ```
     pub fn offset(&self) -> usize {
@@ -93,21 +93,21 @@ impl DecodeFailure {
 }
 
 /// A value of a layout, checked: its bytes hold exactly one value of the layout. It serializes
-/// (with [`serde::Serialize`]) to the value's JSON form, read from the bytes as it is written,
+/// (with [`metalayer::serde::Serialize`]) to the value's JSON form, read from the bytes as it is written,
 /// without building the value.
 ///
 /// ```
 /// use metalayer::value::Typed;
 ///
-/// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+/// let layout = metalayer::report::builtin("caterva_v0").unwrap();
 /// let bytes = [
 ///     0x95, 0x00, 0x01, 0x91, 0xd3, 0, 0, 0, 0, 0, 0, 0, 4,
 ///     0x91, 0xd2, 0, 0, 0, 2, 0x91, 0xd2, 0, 0, 0, 1,
 /// ];
 /// let value = Typed::new(&layout, &bytes)?;
 /// assert_eq!(
-///     serde_json::to_value(&value)?,
-///     serde_json::json!({"version": 0, "ndim": 1, "shape": [4], "chunkshape": [2], "blockshape": [1]})
+///     metalayer::serde_json::to_value(&value)?,
+///     metalayer::serde_json::json!({"version": 0, "ndim": 1, "shape": [4], "chunkshape": [2], "blockshape": [1]})
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -117,10 +117,10 @@ pub struct Typed<'a> {
     bytes: &'a [u8],
 }
 
-/// Decodes all of `bytes` as one value of `layout`, as a [`serde_json::Value`].
+/// Decodes all of `bytes` as one value of `layout`, as a [`metalayer::serde_json::Value`].
 ///
 /// ```
-/// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+/// let layout = metalayer::report::builtin("caterva_v0").unwrap();
 /// let err = metalayer::value::to_json_value(&layout, &[0x95, 0x00, 0x01, 0x91, 0xd3]).unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
@@ -154,9 +154,9 @@ impl<'a> Typed<'a> {
     /// ```
     /// use metalayer::value::Typed;
     ///
-    /// let layout = metalayer_layout::builtin_layout("lazyarray_v0").unwrap();
+    /// let layout = metalayer::report::builtin("lazyarray_v0").unwrap();
     /// let (value, used) = Typed::prefix(&layout, &[0x00, 0xc0])?;
-    /// assert_eq!((serde_json::to_string(&value)?, used), ("0".to_owned(), 1));
+    /// assert_eq!((metalayer::serde_json::to_string(&value)?, used), ("0".to_owned(), 1));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn prefix(layout: &'a Layout, bytes: &'a [u8]) -> Result<(Typed<'a>, usize), DecodeFailure> {
@@ -196,15 +196,15 @@ impl<'a> Typed<'a> {
     /// ```
     /// use metalayer::value::Typed;
     ///
-    /// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+    /// let layout = metalayer::report::builtin("caterva_v0").unwrap();
     /// let bytes = [
     ///     0x95, 0x00, 0x01, 0x91, 0xd3, 0, 0, 0, 0, 0, 0, 0, 4,
     ///     0x91, 0xd2, 0, 0, 0, 2, 0x91, 0xd2, 0, 0, 0, 1,
     /// ];
     /// let mut lines = Vec::new();
     /// Typed::new(&layout, &bytes)?.fields(|name, value| {
-    ///     lines.push(format!("{name} = {}", serde_json::to_string(value)?));
-    ///     Ok::<(), serde_json::Error>(())
+    ///     lines.push(format!("{name} = {}", metalayer::serde_json::to_string(value)?));
+    ///     Ok::<(), metalayer::serde_json::Error>(())
     /// })?;
     /// assert_eq!(lines, ["version = 0", "ndim = 1", "shape = [4]", "chunkshape = [2]", "blockshape = [1]"]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -241,12 +241,12 @@ impl Serialize for Typed<'_> {
 /// The value of one entry of a [`Typed`] record, from [`Typed::fields`].
 ///
 /// ```
-/// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+/// let layout = metalayer::report::builtin("caterva_v0").unwrap();
 /// let bytes = [0x95, 0x00, 0x00, 0x90, 0x90, 0x90];
 /// let mut names = Vec::new();
 /// metalayer::value::Typed::new(&layout, &bytes)?.fields(|name, field| {
-///     names.push(format!("{name}={}", serde_json::to_string(field)?));
-///     Ok::<(), serde_json::Error>(())
+///     names.push(format!("{name}={}", metalayer::serde_json::to_string(field)?));
+///     Ok::<(), metalayer::serde_json::Error>(())
 /// })?;
 /// assert_eq!(names, ["version=0", "ndim=0", "shape=[]", "chunkshape=[]", "blockshape=[]"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -27,7 +27,7 @@ impl Edit {
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
     /// let frame = std::fs::read(path).unwrap();
     /// // "scale" holds the msgpack int 3 (one byte, 0x03): 7 fits in it.
-    /// let edited = Edit::new().meta_json("scale", None, &serde_json::json!(7))?.apply(&frame)?;
+    /// let edited = Edit::new().meta_json("scale", None, &metalayer::serde_json::json!(7))?.apply(&frame)?;
     /// assert_eq!(parse_frame(&edited.frame)?.metalayers[2].content, [0x07]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -48,7 +48,7 @@ impl Edit {
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
     /// let frame = std::fs::read(path).unwrap();
-    /// let json = serde_json::json!({"by": "calibration", "run": 12});
+    /// let json = metalayer::serde_json::json!({"by": "calibration", "run": 12});
     /// let edited = Edit::new().vlmeta_json("provenance", None, &json)?.apply(&frame)?;
     /// let chunk = &parse_frame(&edited.frame)?.vlmetalayers[0].content;
     /// let value = metalayer::vlmeta::decompress(chunk, 1 << 20)?;

@@ -100,6 +100,8 @@ pub fn listing(crate_name: &str, lib_rs: &Path) -> Result<String, Error> {
 /// A module of the crate: its items, and where its child modules' files are.
 struct Module {
     parent: Option<usize>,
+    /// Its inner attributes (`//!` documentation), where its file holds them.
+    inner: Vec<Attribute>,
     /// Its own `#[cfg(...)]` conditions.
     cfgs: Vec<String>,
     items: Vec<Item>,
@@ -146,7 +148,7 @@ impl Crate {
         let file = parse_file(lib_rs)?;
         let dir = lib_rs.parent().unwrap_or(Path::new(".")).to_path_buf();
         let mut krate = Crate { modules: Vec::new() };
-        krate.add_module(None, Vec::new(), file.items, lib_rs, &dir)?;
+        krate.add_module(None, Vec::new(), file.attrs, file.items, lib_rs, &dir)?;
         Ok(krate)
     }
 
@@ -156,6 +158,7 @@ impl Crate {
         &mut self,
         parent: Option<usize>,
         cfgs: Vec<String>,
+        inner: Vec<Attribute>,
         items: Vec<Item>,
         file: &Path,
         dir: &Path,
@@ -163,6 +166,7 @@ impl Crate {
         let id = self.modules.len();
         self.modules.push(Module {
             parent,
+            inner,
             cfgs,
             items: Vec::new(),
             child_of_item: HashMap::new(),
@@ -177,7 +181,7 @@ impl Crate {
             let cfgs = cfgs_of(&m.attrs);
             let child_dir = dir.join(&name);
             let child = match &m.content {
-                Some((_, inline)) => self.add_module(Some(id), cfgs, inline.clone(), file, &child_dir)?,
+                Some((_, inline)) => self.add_module(Some(id), cfgs, Vec::new(), inline.clone(), file, &child_dir)?,
                 None => {
                     let tried = match path_attr(&m.attrs) {
                         Some(p) => vec![file.parent().unwrap_or(Path::new(".")).join(p)],
@@ -198,7 +202,7 @@ impl Crate {
                     } else {
                         child_dir
                     };
-                    self.add_module(Some(id), cfgs, parsed.items, found, &own_dir)?
+                    self.add_module(Some(id), cfgs, parsed.attrs, parsed.items, found, &own_dir)?
                 }
             };
             child_of_item.insert(index, child);
@@ -1215,4 +1219,104 @@ pub fn diff(old: &str, new: &str) -> Vec<String> {
     }
     out.sort();
     out.into_iter().map(|(_, line)| line).collect()
+}
+
+/// The documentation of every item of the crate whose root file is `lib_rs`, private items
+/// included, as a crate of its own with no code: each item's `#[doc]` attributes on an empty
+/// function, under the item's `#[cfg(...)]` conditions and those of its modules. Its doctests
+/// are the crate's own; run with `rustdoc --test` and the crate itself as the only `--extern`,
+/// they compile as in a crate that depends on the crate alone.
+pub fn doc_stub(lib_rs: &Path) -> Result<String, Error> {
+    let krate = Crate::load(lib_rs)?;
+    let mut out =
+        String::from("//! The documentation of a crate, without its code.\n#![allow(dead_code, non_snake_case)]\n");
+    let mut count = 0;
+    for (m, module) in krate.modules.iter().enumerate() {
+        let module_cfgs = krate.module_cfgs(m);
+        stub(&mut out, &mut count, &module_cfgs, &module.inner);
+        for item in &module.items {
+            let attrs = attrs_of(item);
+            if is_test(attrs) {
+                continue;
+            }
+            let cfgs = [&module_cfgs[..], &cfgs_of(attrs)].concat();
+            stub(&mut out, &mut count, &cfgs, attrs);
+            let mut nested: Vec<(&[Attribute], Vec<String>)> = Vec::new();
+            match item {
+                Item::Struct(st) => field_docs(&st.fields, &cfgs, &mut nested),
+                Item::Enum(e) => {
+                    for v in &e.variants {
+                        let vc = [&cfgs[..], &cfgs_of(&v.attrs)].concat();
+                        nested.push((&v.attrs, vc.clone()));
+                        field_docs(&v.fields, &vc, &mut nested);
+                    }
+                }
+                Item::Trait(t) => {
+                    for ti in &t.items {
+                        let a: &[Attribute] = match ti {
+                            TraitItem::Const(c) => &c.attrs,
+                            TraitItem::Fn(f) => &f.attrs,
+                            TraitItem::Type(t) => &t.attrs,
+                            _ => continue,
+                        };
+                        nested.push((a, [&cfgs[..], &cfgs_of(a)].concat()));
+                    }
+                }
+                Item::Impl(imp) => {
+                    for ii in &imp.items {
+                        let a: &[Attribute] = match ii {
+                            ImplItem::Const(c) => &c.attrs,
+                            ImplItem::Fn(f) => &f.attrs,
+                            ImplItem::Type(t) => &t.attrs,
+                            _ => continue,
+                        };
+                        nested.push((a, [&cfgs[..], &cfgs_of(a)].concat()));
+                    }
+                }
+                _ => {}
+            }
+            for (a, c) in nested {
+                if !is_test(a) {
+                    stub(&mut out, &mut count, &c, a);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The documentation of each of `fields`, under `cfgs` and its own.
+fn field_docs<'a>(fields: &'a Fields, cfgs: &[String], nested: &mut Vec<(&'a [Attribute], Vec<String>)>) {
+    for f in fields {
+        nested.push((&f.attrs, [cfgs, &cfgs_of(&f.attrs)].concat()));
+    }
+}
+
+/// An empty function carrying `attrs`' documentation under `cfgs`, if there is any.
+fn stub(out: &mut String, count: &mut usize, cfgs: &[String], attrs: &[Attribute]) {
+    let docs: Vec<String> = attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            syn::Meta::NameValue(nv) => match &nv.value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s), ..
+                }) => Some(s.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    if !docs.iter().any(|d| d.contains("```")) {
+        return;
+    }
+    *count += 1;
+    let line = attrs.first().map_or(0, |a| a.pound_token.span.start().line);
+    for cfg in cfgs {
+        writeln!(out, "#[{cfg}]").unwrap_or(());
+    }
+    for doc in docs {
+        writeln!(out, "#[doc = {doc:?}]").unwrap_or(());
+    }
+    writeln!(out, "pub fn item_{count}_at_line_{line}() {{}}").unwrap_or(());
 }

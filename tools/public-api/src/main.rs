@@ -15,10 +15,12 @@ const CRATES: &[(&str, &str)] = &[
     ("metalayer-macros", "macros/src/lib.rs"),
 ];
 
-const USAGE: &str = "usage: metalayer-public-api (write | check) [--root <repository>]
+const USAGE: &str = "usage: metalayer-public-api (write | check | doc-stub) [--root <repository>]
 
-  write   writes api/<crate>.txt for each crate
-  check   fails, showing the difference, where api/<crate>.txt differs from the sources
+  write     writes api/<crate>.txt for each crate
+  check     fails, showing the difference, where api/<crate>.txt differs from the sources
+  doc-stub  prints the documentation of metalayer without its code, a crate whose doctests
+            run against metalayer alone (.ci/doc-alone)
 
 The repository defaults to the one this tool is in.";
 
@@ -31,7 +33,7 @@ fn main() -> ExitCode {
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
-            "write" | "check" if mode.is_none() => mode = Some(arg.clone()),
+            "write" | "check" | "doc-stub" if mode.is_none() => mode = Some(arg.clone()),
             "--root" => match rest.next() {
                 Some(r) => root = PathBuf::from(r),
                 None => return usage("--root needs a directory"),
@@ -44,8 +46,20 @@ fn main() -> ExitCode {
         }
     }
     let Some(mode) = mode else {
-        return usage("say `write` or `check`");
+        return usage("say `write`, `check` or `doc-stub`");
     };
+    if mode == "doc-stub" {
+        return match metalayer_public_api::doc_stub(&root.join("src/lib.rs")) {
+            Ok(stub) => {
+                print!("{stub}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: metalayer: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
 
     let mut stale = 0;
     for (name, lib_rs) in CRATES {
