@@ -13,6 +13,20 @@ pub struct Builtin {
     pub text: &'static str,
 }
 
+impl Builtin {
+    /// The schema's checked layout: [`parse`](crate::parse) of its name and text. Every
+    /// built-in schema checks (this crate's tests parse each), so the error is for form's sake.
+    ///
+    /// ```
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
+    /// assert_eq!(layout.metalayer, "b2nd");
+    /// assert_eq!(layout.root_record().unwrap().entries.len(), 7);
+    /// ```
+    pub fn layout(&self) -> Result<Layout, crate::Diagnostics> {
+        crate::parse(self.name, self.text)
+    }
+}
+
 /// The built-in schemas of the array metalayers c-blosc2 and caterva write, oldest first. The
 /// command's dispatch chooses among them from a metalayer's name and bytes.
 ///
@@ -234,7 +248,7 @@ pub fn builtin(name: &str) -> Option<&'static Builtin> {
 /// assert_eq!(layout.root_record().unwrap().entries.len(), 7);
 /// ```
 pub fn builtin_layout(name: &str) -> Option<Layout> {
-    builtin(name).and_then(|b| crate::parse(b.name, b.text).ok())
+    builtin(name).and_then(|b| b.layout().ok())
 }
 
 /// The metalayer names the layout of the built-in schema `schema` is stored under besides its

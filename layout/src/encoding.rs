@@ -45,7 +45,7 @@ pub fn key_bytes(key: &str) -> Vec<u8> {
 /// ```
 /// use metalayer_layout::{Const, encoding::const_bytes};
 ///
-/// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+/// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
 /// let version = &layout.root_record().unwrap().entries[0];
 /// assert_eq!(const_bytes(&version.node, &Const::Int(0)), [0x00]);
 /// ```

@@ -154,9 +154,9 @@ impl ArrayType {
     /// those of reading the elements one by one.
     ///
     /// ```
-    /// use metalayer_layout::{Type, Wire, builtin_layout};
+    /// use metalayer_layout::{Type, Wire, builtin};
     ///
-    /// let layout = builtin_layout("b2nd_v1").unwrap();
+    /// let layout = builtin("b2nd_v1").unwrap().layout().unwrap();
     /// let shape = &layout.root_record().unwrap().entries[2].node;
     /// let Type::Array(a) = &shape.ty else { panic!() };
     /// assert_eq!(a.packed_ints(), Some(Wire::Int64));
@@ -209,7 +209,7 @@ impl Record {
     /// The entry of that name.
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+    /// let layout = metalayer_layout::builtin("caterva_v0").unwrap().layout().unwrap();
     /// let root = layout.root_record().unwrap();
     /// assert_eq!(root.entry("ndim").unwrap().name, "ndim");
     /// assert!(root.entry("dtype").is_none());
@@ -239,7 +239,7 @@ impl Record {
     /// The pairs of optional entries that go together, by index: `(earlier, later)`.
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// assert_eq!(layout.root_record().unwrap().together().count(), 0);
     /// ```
     pub fn together(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
@@ -252,7 +252,7 @@ impl Record {
     /// The entries the user provides as struct fields (not constants or counts).
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// let names: Vec<_> = layout.root_record().unwrap().fields().map(|e| e.name.as_str()).collect();
     /// assert_eq!(names, ["shape", "chunkshape", "blockshape", "dtype_format", "dtype"]);
     /// ```
@@ -376,7 +376,7 @@ impl Entry {
     /// derived instead).
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// assert!(!layout.root_record().unwrap().entries[0].is_field()); // version
     /// ```
     pub fn is_field(&self) -> bool {
@@ -386,7 +386,7 @@ impl Entry {
     /// The wire type's name as written in schemas (`int64`, `str32`, `fixarray`, `int`).
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// assert_eq!(layout.root_record().unwrap().entries[2].wire_name(&layout), "fixarray");
     /// ```
     pub fn wire_name(&self, layout: &Layout) -> String {
@@ -399,7 +399,7 @@ impl Node {
     /// for a canonical encoding, a record type's name.
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// assert_eq!(layout.root.wire_name(&layout), "fixarray");
     /// ```
     pub fn wire_name(&self, layout: &Layout) -> String {
@@ -427,7 +427,7 @@ impl Node {
     /// the input cannot hold before allocating for it.
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// assert_eq!(layout.root.min_size(&layout), 12);
     /// ```
     pub fn min_size(&self, layout: &Layout) -> usize {
@@ -539,9 +539,9 @@ impl Layout {
     /// own header is named "the container".
     ///
     /// ```
-    /// let lazy = metalayer_layout::builtin_layout("lazyarray_v0").unwrap();
+    /// let lazy = metalayer_layout::builtin("lazyarray_v0").unwrap().layout().unwrap();
     /// assert_eq!(lazy.value_name(), Some("LazyArray"));
-    /// let b2nd = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let b2nd = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// assert_eq!(b2nd.value_name(), None);
     /// ```
     pub fn value_name(&self) -> Option<&str> {
@@ -554,7 +554,7 @@ impl Layout {
     /// The top-level record, if the top-level value is one.
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// assert_eq!(layout.root_record().unwrap().entries.len(), 7);
     /// ```
     pub fn root_record(&self) -> Option<&Record> {
@@ -568,7 +568,7 @@ impl Layout {
     /// The named record type of that name.
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// assert!(layout.record_type("operand").is_none());
     /// ```
     pub fn record_type(&self, name: &str) -> Option<&RecordType> {

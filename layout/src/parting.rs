@@ -204,16 +204,16 @@ impl Layout {
     /// which of them it holds; trying each decoder in turn then finds at most one that reads it.
     ///
     /// ```
-    /// use metalayer_layout::builtin_layout;
+    /// use metalayer_layout::builtin;
     ///
-    /// let v1 = builtin_layout("b2nd_v1").unwrap();
-    /// let v0 = builtin_layout("b2nd_v0").unwrap();
+    /// let v1 = builtin("b2nd_v1").unwrap().layout().unwrap();
+    /// let v0 = builtin("b2nd_v0").unwrap().layout().unwrap();
     /// // fixarray(7) against fixarray(6): the very first byte.
     /// assert_eq!(v1.parting(&v0).unwrap().offset, Some(0));
     ///
     /// // Two shapes of python-blosc2's `batcharray` part after a string of any length.
-    /// let a = builtin_layout("batcharray_v1").unwrap();
-    /// let b = builtin_layout("batcharray_empty_v1").unwrap();
+    /// let a = builtin("batcharray_v1").unwrap().layout().unwrap();
+    /// let b = builtin("batcharray_empty_v1").unwrap().layout().unwrap();
     /// let parting = a.parting(&b).unwrap();
     /// assert_eq!((parting.offset, parting.entry.as_str()), (None, "items_per_block"));
     ///
@@ -352,7 +352,7 @@ impl Layout {
     /// checks [`probes`], which reach past it to where the layouts stored under one name part.
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// // container 0x97, version 0, ndim 0..=16, shape header 0x90 + ndim (0xa0 for 16)
     /// assert_eq!(layout.fixed_prefix(), [(0x97, 0x97), (0, 0), (0, 16), (0x90, 0xa0)]);
     /// ```
@@ -425,7 +425,7 @@ impl Probe {
     /// The entry the step belongs to (empty for the top-level value and the end).
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+    /// let layout = metalayer_layout::builtin("caterva_v0").unwrap().layout().unwrap();
     /// let steps = metalayer_layout::probes(&[&layout]);
     /// let entries: Vec<&str> = steps[0].iter().map(|s| s.entry()).collect();
     /// assert_eq!(entries, ["", "version", "ndim", "shape"]);
@@ -452,9 +452,9 @@ impl Probe {
 /// needs of it.
 ///
 /// ```
-/// use metalayer_layout::{Probe, builtin_layout, probes};
+/// use metalayer_layout::{Probe, builtin, probes};
 ///
-/// let (a, b) = (builtin_layout("batcharray_v1").unwrap(), builtin_layout("batcharray_empty_v1").unwrap());
+/// let (a, b) = (builtin("batcharray_v1").unwrap().layout().unwrap(), builtin("batcharray_empty_v1").unwrap().layout().unwrap());
 /// let steps = probes(&[&a, &b]);
 /// // fixmap(4), the key "version" (a7 + 7 bytes), 1, the key "serializer" (aa + 10 bytes),
 /// // then any string, the key "items_per_block" (af + 15 bytes), and the value that parts them.

@@ -82,9 +82,9 @@ use crate::size::{self, Place, Size};
 /// Where the elements of one array entry are: element `i` starts at `first + stride*i`.
 ///
 /// ```
-/// use metalayer_layout::{builtin_layout, element_offsets};
+/// use metalayer_layout::{builtin, element_offsets};
 ///
-/// let layout = builtin_layout("b2nd_v1").unwrap();
+/// let layout = builtin("b2nd_v1").unwrap().layout().unwrap();
 /// let shape = element_offsets(&layout, layout.root_record().unwrap(), 2).unwrap();
 /// assert_eq!((shape.first.to_string(), shape.stride, shape.marker_len), ("4".to_string(), 9, 1));
 /// assert_eq!(shape.element_text(), "4 + 9*i"); // the 0xd3 marker of shape[i]
@@ -105,9 +105,9 @@ impl ElementOffsets {
     /// Element `i`'s first byte (its marker, or its one byte for a fixint element).
     ///
     /// ```
-    /// use metalayer_layout::{builtin_layout, element_offsets};
+    /// use metalayer_layout::{builtin, element_offsets};
     ///
-    /// let layout = builtin_layout("b2nd_v1").unwrap();
+    /// let layout = builtin("b2nd_v1").unwrap().layout().unwrap();
     /// let chunkshape = element_offsets(&layout, layout.root_record().unwrap(), 3).unwrap();
     /// assert_eq!(chunkshape.element(1).to_string(), "10 + 9*ndim");
     /// ```
@@ -118,9 +118,9 @@ impl ElementOffsets {
     /// The first byte of element `i`'s big-endian payload (after its marker).
     ///
     /// ```
-    /// use metalayer_layout::{builtin_layout, element_offsets};
+    /// use metalayer_layout::{builtin, element_offsets};
     ///
-    /// let layout = builtin_layout("b2nd_v1").unwrap();
+    /// let layout = builtin("b2nd_v1").unwrap().layout().unwrap();
     /// let shape = element_offsets(&layout, layout.root_record().unwrap(), 2).unwrap();
     /// assert_eq!(shape.payload(2).eval(&[], &[]), 5 + 9 * 2);
     /// ```
@@ -131,9 +131,9 @@ impl ElementOffsets {
     /// [`ElementOffsets::element`] as text in the element index `i`: `4 + 9*i`.
     ///
     /// ```
-    /// use metalayer_layout::{builtin_layout, element_offsets};
+    /// use metalayer_layout::{builtin, element_offsets};
     ///
-    /// let layout = builtin_layout("caterva_v0").unwrap();
+    /// let layout = builtin("caterva_v0").unwrap().layout().unwrap();
     /// let blockshape = element_offsets(&layout, layout.root_record().unwrap(), 4).unwrap();
     /// assert_eq!(blockshape.element_text(), "6 + 14*ndim + 5*i");
     /// ```
@@ -144,9 +144,9 @@ impl ElementOffsets {
     /// [`ElementOffsets::payload`] as text in the element index `i`: `5 + 9*i`.
     ///
     /// ```
-    /// use metalayer_layout::{builtin_layout, element_offsets};
+    /// use metalayer_layout::{builtin, element_offsets};
     ///
-    /// let layout = builtin_layout("caterva_v0").unwrap();
+    /// let layout = builtin("caterva_v0").unwrap().layout().unwrap();
     /// let blockshape = element_offsets(&layout, layout.root_record().unwrap(), 4).unwrap();
     /// assert_eq!(blockshape.payload_text(), "7 + 14*ndim + 5*i");
     /// ```
@@ -180,9 +180,9 @@ fn check_index(record: &Record, index: usize, end_ok: bool) {
 /// If `index` is not an entry's index.
 ///
 /// ```
-/// use metalayer_layout::{builtin_layout, size_formula};
+/// use metalayer_layout::{builtin, size_formula};
 ///
-/// let layout = builtin_layout("b2nd_v1").unwrap();
+/// let layout = builtin("b2nd_v1").unwrap().layout().unwrap();
 /// let root = layout.root_record().unwrap();
 /// let sizes: Vec<String> = (0..7).map(|i| size_formula(&layout, root, i).to_string()).collect();
 /// assert_eq!(sizes, ["1", "1", "1 + 9*ndim", "1 + 5*ndim", "1 + 5*ndim", "1", "5 + len(dtype)"]);
@@ -203,9 +203,9 @@ pub fn size_formula(layout: &Layout, record: &Record, index: usize) -> Size {
 /// If `index > record.entries.len()`.
 ///
 /// ```
-/// use metalayer_layout::{builtin_layout, offset_formula};
+/// use metalayer_layout::{builtin, offset_formula};
 ///
-/// let layout = builtin_layout("b2nd_v1").unwrap();
+/// let layout = builtin("b2nd_v1").unwrap().layout().unwrap();
 /// let root = layout.root_record().unwrap();
 /// let offsets: Vec<String> = (0..=7).map(|i| offset_formula(&layout, root, i).unwrap().to_string()).collect();
 /// assert_eq!(
@@ -237,9 +237,9 @@ pub fn offset_formula(layout: &Layout, record: &Record, index: usize) -> Option<
 /// If `index` is not an entry's index.
 ///
 /// ```
-/// use metalayer_layout::{builtin_layout, value_offset_formula};
+/// use metalayer_layout::{builtin, value_offset_formula};
 ///
-/// let layout = builtin_layout("b2nd_v1").unwrap();
+/// let layout = builtin("b2nd_v1").unwrap().layout().unwrap();
 /// let root = layout.root_record().unwrap();
 /// assert_eq!(value_offset_formula(&layout, root, 1).unwrap().to_string(), "2"); // ndim: the fixint byte
 /// assert_eq!(value_offset_formula(&layout, root, 6).unwrap().to_string(), "12 + 19*ndim"); // dtype's text
@@ -285,11 +285,11 @@ fn value_prefix(layout: &Layout, node: &Node, role: Option<&Role>, record: Optio
 /// for a record.
 ///
 /// ```
-/// use metalayer_layout::{builtin_layout, length_formula};
+/// use metalayer_layout::{builtin, length_formula};
 ///
 /// let lengths: Vec<String> = ["caterva_v0", "b2nd_v0", "b2nd_v1"]
 ///     .iter()
-///     .map(|name| length_formula(&builtin_layout(name).unwrap()).to_string())
+///     .map(|name| length_formula(&builtin(name).unwrap().layout().unwrap()).to_string())
 ///     .collect();
 /// assert_eq!(lengths, ["6 + 19*ndim", "11 + 19*ndim + len(dtype)", "12 + 19*ndim + len(dtype)"]);
 /// ```
@@ -308,9 +308,9 @@ pub fn length_formula(layout: &Layout) -> Size {
 /// If `index` is not an entry's index.
 ///
 /// ```
-/// use metalayer_layout::{builtin_layout, element_offsets};
+/// use metalayer_layout::{builtin, element_offsets};
 ///
-/// let layout = builtin_layout("b2nd_v1").unwrap();
+/// let layout = builtin("b2nd_v1").unwrap().layout().unwrap();
 /// let root = layout.root_record().unwrap();
 /// assert_eq!(element_offsets(&layout, root, 4).unwrap().element_text(), "6 + 14*ndim + 5*i"); // blockshape
 /// assert!(element_offsets(&layout, root, 1).is_none()); // ndim is no array
@@ -367,7 +367,7 @@ fn record_wire(record: &Record) -> String {
 /// lengths, it explains the notation.
 ///
 /// ```
-/// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+/// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
 /// let table = metalayer_layout::formulas(&layout, layout.root_record().unwrap());
 /// assert!(table.lines().any(|l| l.split_whitespace().eq(["shape[i]", "int64", "4", "+", "9*i", "9", "5", "+", "9*i"])));
 /// assert!(table.lines().last().unwrap().ends_with("12 + 19*ndim + len(dtype)"));
@@ -1651,7 +1651,7 @@ fn value_body(layout: &Layout, node: &Node, out: &mut String) {
 /// those documents.
 ///
 /// ```
-/// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+/// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
 /// let diagram = metalayer_layout::diagram(&layout);
 /// assert!(diagram.contains(
 ///     "| 9X| v | nd| 9X| shape          | 9X| chunkshape     | 9X| blockshape     |\n"

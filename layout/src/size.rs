@@ -7,9 +7,9 @@
 //! fixed wire types gets the linear formula its format document states:
 //!
 //! ```
-//! use metalayer_layout::{builtin_layout, size};
+//! use metalayer_layout::{builtin, size};
 //!
-//! let layout = builtin_layout("b2nd_v1").unwrap();
+//! let layout = builtin("b2nd_v1").unwrap().layout().unwrap();
 //! let len = size::of_record(&layout, layout.root_record().unwrap(), &size::Place::root());
 //! assert_eq!(len.to_string(), "12 + 19*ndim + len(dtype)");
 //! assert_eq!(len.eval(&[("ndim", 2)], &[("dtype", 3)]), 53);
@@ -305,7 +305,7 @@ impl Size {
     /// The size, if it has no terms.
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// let root = layout.root_record().unwrap();
     /// let shape = metalayer_layout::size_formula(&layout, root, 2);
     /// assert_eq!(shape.as_constant(), None); // 1 + 9*ndim
@@ -320,7 +320,7 @@ impl Size {
     /// ```
     /// use metalayer_layout::size::Size;
     ///
-    /// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+    /// let layout = metalayer_layout::builtin("caterva_v0").unwrap().layout().unwrap();
     /// assert!(metalayer_layout::length_formula(&layout).is_linear());
     /// assert!(Size::fixed(1).is_linear());
     /// ```
@@ -374,7 +374,7 @@ impl Size {
     /// Adds another size: its fixed bytes and each of its terms.
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// let root = layout.root_record().unwrap();
     /// let mut s = metalayer_layout::size_formula(&layout, root, 2); // 1 + 9*ndim
     /// s.add(metalayer_layout::size_formula(&layout, root, 3)); // 1 + 5*ndim
@@ -390,7 +390,7 @@ impl Size {
     /// The variables of the linear terms, in order.
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// let vars: Vec<String> = metalayer_layout::length_formula(&layout).vars().map(|v| v.to_string()).collect();
     /// assert_eq!(vars, ["ndim", "len(dtype)"]);
     /// ```
@@ -411,7 +411,7 @@ impl Size {
     /// result overflows `usize`; see [`Size::checked_eval`] for the fallible form.
     ///
     /// ```
-    /// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+    /// let layout = metalayer_layout::builtin("caterva_v0").unwrap().layout().unwrap();
     /// // caterva: 6 + 19*ndim
     /// assert_eq!(metalayer_layout::length_formula(&layout).eval(&[("ndim", 3)], &[]), 63);
     /// ```
@@ -426,7 +426,7 @@ impl Size {
     /// from the arguments, or the result overflows `usize`. The first binding of a name counts.
     ///
     /// ```
-    /// let length = metalayer_layout::length_formula(&metalayer_layout::builtin_layout("b2nd_v0").unwrap());
+    /// let length = metalayer_layout::length_formula(&metalayer_layout::builtin("b2nd_v0").unwrap().layout().unwrap());
     /// assert_eq!(length.checked_eval(&[("ndim", 1)], &[("dtype", 5)]), Some(35));
     /// assert_eq!(length.checked_eval(&[("ndim", 1)], &[]), None);
     /// assert_eq!(length.checked_eval(&[("ndim", usize::MAX)], &[("dtype", 5)]), None);
@@ -456,7 +456,7 @@ impl Size {
     /// ```
     /// use metalayer_layout::size::{self, Place, Value};
     ///
-    /// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+    /// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
     /// let len = size::of_record(&layout, layout.root_record().unwrap(), &Place::root());
     /// let shape = || Value::Array(vec![Value::Other; 2]);
     /// let value = Value::Record(vec![
@@ -522,7 +522,7 @@ const MAX_DEPTH: usize = 2 * NESTING_LIMIT;
 /// ```
 /// use metalayer_layout::size::{self, Place};
 ///
-/// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+/// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
 /// let shape = &layout.root_record().unwrap().entries[2];
 /// assert_eq!(size::of(&layout, &shape.node, &Place::entry(2, "shape")).to_string(), "1 + 9*ndim");
 /// ```
@@ -538,7 +538,7 @@ pub fn of(layout: &Layout, node: &Node, at: &Place) -> Size {
 /// ```
 /// use metalayer_layout::size::{self, Place};
 ///
-/// let layout = metalayer_layout::builtin_layout("caterva_v0").unwrap();
+/// let layout = metalayer_layout::builtin("caterva_v0").unwrap().layout().unwrap();
 /// let size = size::of_record(&layout, layout.root_record().unwrap(), &Place::root());
 /// assert_eq!(size.to_string(), "6 + 19*ndim");
 /// ```
@@ -556,7 +556,7 @@ pub fn of_record(layout: &Layout, record: &Record, at: &Place) -> Size {
 /// ```
 /// use metalayer_layout::size::{self, Place};
 ///
-/// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+/// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
 /// let root = layout.root_record().unwrap();
 /// assert_eq!(size::of_entry(&layout, root, 6, &Place::root()).to_string(), "5 + len(dtype)");
 /// ```
@@ -570,7 +570,7 @@ pub fn of_entry(layout: &Layout, record: &Record, index: usize, at: &Place) -> S
 /// ```
 /// use metalayer_layout::size::{self, Place};
 ///
-/// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+/// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
 /// assert_eq!(size::record_header(layout.root_record().unwrap(), &Place::root()).to_string(), "1");
 /// ```
 pub fn record_header(record: &Record, at: &Place) -> Size {
@@ -599,7 +599,7 @@ pub fn record_header(record: &Record, at: &Place) -> Size {
 /// ```
 /// use metalayer_layout::{Const, size};
 ///
-/// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+/// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
 /// let version = &layout.root_record().unwrap().entries[0];
 /// assert_eq!(size::const_size(&version.node, &Const::Int(0)), Some(1));
 /// ```
@@ -847,7 +847,7 @@ impl Cx<'_> {
 /// ```
 /// use metalayer_layout::size::{self, Place};
 ///
-/// let layout = metalayer_layout::builtin_layout("b2nd_v1").unwrap();
+/// let layout = metalayer_layout::builtin("b2nd_v1").unwrap().layout().unwrap();
 /// let root = layout.root_record().unwrap();
 /// let shape = Place::entry(2, "shape");
 /// assert_eq!(size::header(&root.entries[2].node, Some(root), &shape).unwrap().to_string(), "1");

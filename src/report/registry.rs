@@ -112,8 +112,8 @@ fn python_blosc2() -> &'static [Arc<Layout>] {
 }
 
 /// Whether `name` is one of the metalayer names python-blosc2 stores its own records under
-/// (`b2o`, `proxy-source`, `LazyArray`...): the metalayer names of the layouts of
-/// [`PYTHON_BLOSC2`].
+/// (`b2o`, `proxy-source`, `LazyArray`...): the metalayer names of python-blosc2's built-in
+/// layouts.
 ///
 /// ```
 /// assert!(metalayer::report::is_python_blosc2("proxy-source"));

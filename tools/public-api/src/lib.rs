@@ -102,6 +102,8 @@ struct Module {
     parent: Option<usize>,
     /// Its inner attributes (`//!` documentation), where its file holds them.
     inner: Vec<Attribute>,
+    /// The file its items are in.
+    file: PathBuf,
     /// Its own `#[cfg(...)]` conditions.
     cfgs: Vec<String>,
     items: Vec<Item>,
@@ -167,6 +169,7 @@ impl Crate {
         self.modules.push(Module {
             parent,
             inner,
+            file: file.to_path_buf(),
             cfgs,
             items: Vec::new(),
             child_of_item: HashMap::new(),
@@ -1228,11 +1231,21 @@ pub fn diff(old: &str, new: &str) -> Vec<String> {
 /// they compile as in a crate that depends on the crate alone.
 pub fn doc_stub(lib_rs: &Path) -> Result<String, Error> {
     let krate = Crate::load(lib_rs)?;
+    // The crate's directory, which the stubs' names give their files relative to.
+    let base = lib_rs.parent().and_then(Path::parent).unwrap_or(Path::new(""));
     let mut out =
         String::from("//! The documentation of a crate, without its code.\n#![allow(dead_code, non_snake_case)]\n");
     let mut count = 0;
     for (m, module) in krate.modules.iter().enumerate() {
         let module_cfgs = krate.module_cfgs(m);
+        let file = module.file.strip_prefix(base).unwrap_or(&module.file).to_string_lossy();
+        let file: String = file
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let stub = |out: &mut String, count: &mut usize, cfgs: &[String], attrs: &[Attribute]| {
+            stub(out, count, &file, cfgs, attrs)
+        };
         stub(&mut out, &mut count, &module_cfgs, &module.inner);
         for item in &module.items {
             let attrs = attrs_of(item);
@@ -1292,8 +1305,9 @@ fn field_docs<'a>(fields: &'a Fields, cfgs: &[String], nested: &mut Vec<(&'a [At
     }
 }
 
-/// An empty function carrying `attrs`' documentation under `cfgs`, if there is any.
-fn stub(out: &mut String, count: &mut usize, cfgs: &[String], attrs: &[Attribute]) {
+/// An empty function carrying `attrs`' documentation under `cfgs`, if it holds a code block,
+/// named by its place: `src_value_mod_rs_line_12`, numbered after the first.
+fn stub(out: &mut String, count: &mut usize, file: &str, cfgs: &[String], attrs: &[Attribute]) {
     let docs: Vec<String> = attrs
         .iter()
         .filter(|a| a.path().is_ident("doc"))
@@ -1318,5 +1332,5 @@ fn stub(out: &mut String, count: &mut usize, cfgs: &[String], attrs: &[Attribute
     for doc in docs {
         writeln!(out, "#[doc = {doc:?}]").unwrap_or(());
     }
-    writeln!(out, "pub fn item_{count}_at_line_{line}() {{}}").unwrap_or(());
+    writeln!(out, "pub fn {file}_line_{line}_{count}() {{}}").unwrap_or(());
 }

@@ -73,3 +73,11 @@ fn the_difference_names_each_line_once_with_its_side() {
     assert_eq!(diff(old, new), ["- b", "+ c", "+ e"]);
     assert!(diff(old, old).is_empty());
 }
+
+#[test]
+fn doc_stub_carries_each_documented_code_block_under_its_conditions() {
+    let root = fixture("docs");
+    let expected = std::fs::read_to_string(root.join("expected_stub.rs")).unwrap();
+    let got = metalayer_public_api::doc_stub(&root.join("src/lib.rs")).unwrap();
+    assert_eq!(got, expected);
+}
