@@ -44,10 +44,10 @@
 //! # The attribute
 //!
 //! - `schema = "name"` names a built-in schema (c-blosc2's `caterva_v0`, `b2nd_v0`, `b2nd_v1`;
-//!   python-blosc2's `b2o_v1`, `lazyarray_v0`, `proxy_source_local_v0`, ...: each is
-//!   `metalayer_layout::builtin(name)`) or else `schemas/name.toml` in the crate
-//!   that uses it (under `CARGO_MANIFEST_DIR`). A crate file named like a built-in is an error;
-//!   `schema_path` reads it.
+//!   python-blosc2's `b2o_v1`, `lazyarray_v0`, `proxy_source_local_v0`, ...: with the feature
+//!   `value`, `metalayer::report::builtin(name)` gives each one's layout) or else
+//!   `schemas/name.toml` in the crate that uses it (under `CARGO_MANIFEST_DIR`). A crate file
+//!   named like a built-in is an error; `schema_path` reads it.
 //! - `schema_path = "rel/path.toml"` names a schema file relative to `CARGO_MANIFEST_DIR`. The
 //!   files it extends or includes are found relative to it, and editing any of them rebuilds
 //!   the crate.
