@@ -262,6 +262,9 @@ pub use metalayer_runtime::{
     Int, IntValue, Metalayer, MetalayerName, OptionField, Pair, Path, Probe, ProbeOf, Record, StrField, Timestamp,
     TimestampField,
 };
+/// The msgpack wire types and their marker bytes, which errors name
+/// ([`DecodeErrorKind::NotSmallest`]).
+pub use metalayer_runtime::wire;
 
 /// The schema language and its layouts (the crate `metalayer-layout`): the [`Layout`](layout::Layout)
 /// that `value`, `report` and `frame::edit` take, read from a built-in schema or parsed from a
