@@ -262,8 +262,8 @@ pub use metalayer_runtime::{
     Int, IntValue, Metalayer, MetalayerName, OptionField, Pair, Path, Probe, ProbeOf, Record, StrField, Timestamp,
     TimestampField,
 };
-/// The msgpack wire types and their marker bytes, which errors name
-/// ([`DecodeErrorKind::NotSmallest`]).
+/// The msgpack wire types and their marker bytes, which decoding errors name (a value not in its
+/// smallest wire type).
 pub use metalayer_runtime::wire;
 
 /// The schema language and its layouts (the crate `metalayer-layout`): the [`Layout`](layout::Layout)
