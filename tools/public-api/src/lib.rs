@@ -19,6 +19,9 @@
 //!
 //! Signatures are printed as written in the sources, with their names as imported there. Items
 //! that macros write (the impls `#[metalayer]` or `macro_rules!` generate) are not seen.
+//!
+//! [`doc_stub`] reads the same sources for their documentation: a crate of the doc comments
+//! alone, whose doctests rustdoc runs against the built crate as their only dependency.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
