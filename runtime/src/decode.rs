@@ -295,6 +295,8 @@ impl<'de> Decoder<'de> {
     /// assert_eq!(err.to_string(), "x: at byte 0x07 in chunkshape[1]: expected 4 more bytes, found 2");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
+    // Generated code calls it, with a wire integer type (`WireInt`, hidden too) for `W`.
+    #[doc(hidden)]
     #[inline(always)]
     pub fn array<F, W, const N: usize>(
         &mut self,

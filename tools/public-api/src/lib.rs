@@ -346,10 +346,7 @@ impl Crate {
     }
 
     fn listing(&self, crate_name: &str) -> String {
-        let mut reached: HashMap<ItemId, Vec<Reach>> = HashMap::new();
-        let mut lines = BTreeSet::new();
-        let mut seen = HashSet::new();
-        self.walk(0, crate_name, &[], &mut reached, &mut lines, &mut seen);
+        let (reached, mut lines) = self.reached(crate_name);
         self.macros(crate_name, &mut lines);
 
         let mut ids: Vec<&ItemId> = reached.keys().collect();
@@ -368,6 +365,111 @@ impl Crate {
         for line in lines {
             out.push_str(&line.text);
             out.push('\n');
+        }
+        out
+    }
+
+    /// The items reachable from outside, each with its paths, and the lines of the modules and
+    /// re-exports of other crates' items on the way.
+    fn reached(&self, crate_name: &str) -> (HashMap<ItemId, Vec<Reach>>, BTreeSet<Line>) {
+        let mut reached = HashMap::new();
+        let mut lines = BTreeSet::new();
+        self.walk(0, crate_name, &[], &mut reached, &mut lines, &mut HashSet::new());
+        (reached, lines)
+    }
+
+    /// The crate's types, traits and aliases that a reachable signature names and no public path
+    /// reaches: `(name, the signature's path)`.
+    fn unreachable(&self, crate_name: &str) -> BTreeSet<(String, String)> {
+        let (reached, _) = self.reached(crate_name);
+        // Each signature's module, the path it is listed under, and the types it names.
+        let mut signatures: Vec<(usize, String, Vec<syn::Path>)> = Vec::new();
+        for (id, reaches) in &reached {
+            let Some((at, _)) = reaches.first() else { continue };
+            let mut named = Vec::new();
+            match &self.modules[id.0].items[id.1] {
+                Item::Fn(f) => signature_paths(&f.sig, &mut named),
+                Item::Struct(st) => {
+                    generics_paths(&st.generics, &mut named);
+                    for field in st.fields.iter().filter(|f| is_pub(&f.vis)) {
+                        type_paths(&field.ty, &mut named);
+                    }
+                }
+                Item::Union(u) => {
+                    for field in u.fields.named.iter().filter(|f| is_pub(&f.vis)) {
+                        type_paths(&field.ty, &mut named);
+                    }
+                }
+                Item::Enum(e) => {
+                    generics_paths(&e.generics, &mut named);
+                    for field in e.variants.iter().flat_map(|v| v.fields.iter()) {
+                        type_paths(&field.ty, &mut named);
+                    }
+                }
+                Item::Trait(t) => {
+                    generics_paths(&t.generics, &mut named);
+                    bounds_paths(&t.supertraits, &mut named);
+                    for trait_item in &t.items {
+                        match trait_item {
+                            TraitItem::Fn(f) => signature_paths(&f.sig, &mut named),
+                            TraitItem::Const(c) => type_paths(&c.ty, &mut named),
+                            TraitItem::Type(ty) => bounds_paths(&ty.bounds, &mut named),
+                            _ => {}
+                        }
+                    }
+                }
+                Item::Type(t) => type_paths(&t.ty, &mut named),
+                Item::Const(c) => type_paths(&c.ty, &mut named),
+                Item::Static(st) => type_paths(&st.ty, &mut named),
+                _ => {}
+            }
+            signatures.push((id.0, at.clone(), named));
+        }
+        for (m, module) in self.modules.iter().enumerate() {
+            for item in &module.items {
+                let Item::Impl(imp) = item else { continue };
+                let syn::Type::Path(tp) = &*imp.self_ty else { continue };
+                if imp.trait_.is_some() || is_test(&imp.attrs) || is_hidden(&imp.attrs) {
+                    continue;
+                }
+                let segments: Vec<String> = tp.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                let Res::Item(id) = self.resolve(m, &segments, false, &mut HashSet::new()) else {
+                    continue;
+                };
+                let Some((at, _)) = reached.get(&id).and_then(|r| r.first()) else {
+                    continue;
+                };
+                for impl_item in &imp.items {
+                    if let ImplItem::Fn(f) = impl_item
+                        && is_pub(&f.vis)
+                        && !is_hidden(&f.attrs)
+                        && !is_test(&f.attrs)
+                    {
+                        let mut named = Vec::new();
+                        generics_paths(&imp.generics, &mut named);
+                        signature_paths(&f.sig, &mut named);
+                        signatures.push((m, format!("{at}::{}", f.sig.ident), named));
+                    }
+                }
+            }
+        }
+        let mut out = BTreeSet::new();
+        for (m, at, named) in signatures {
+            for path in named {
+                let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+                let Res::Item(id) = self.resolve(m, &segments, path.leading_colon.is_some(), &mut HashSet::new())
+                else {
+                    continue;
+                };
+                let item = &self.modules[id.0].items[id.1];
+                let is_type = matches!(
+                    item,
+                    Item::Struct(_) | Item::Enum(_) | Item::Union(_) | Item::Trait(_) | Item::Type(_)
+                );
+                if is_type && !reached.contains_key(&id) {
+                    out.insert((item_name(item).unwrap_or_default(), at.clone()));
+                }
+            }
         }
         out
     }
@@ -854,6 +956,101 @@ impl Crate {
     }
 }
 
+/// The paths a signature names: its generics' bounds, its arguments' and its output's types.
+fn signature_paths(sig: &Signature, out: &mut Vec<syn::Path>) {
+    generics_paths(&sig.generics, out);
+    for input in &sig.inputs {
+        if let FnArg::Typed(t) = input {
+            type_paths(&t.ty, out);
+        }
+    }
+    if let ReturnType::Type(_, ty) = &sig.output {
+        type_paths(ty, out);
+    }
+}
+
+fn generics_paths(generics: &Generics, out: &mut Vec<syn::Path>) {
+    for param in &generics.params {
+        if let syn::GenericParam::Type(t) = param {
+            bounds_paths(&t.bounds, out);
+        }
+    }
+    if let Some(w) = &generics.where_clause {
+        for predicate in &w.predicates {
+            if let syn::WherePredicate::Type(t) = predicate {
+                type_paths(&t.bounded_ty, out);
+                bounds_paths(&t.bounds, out);
+            }
+        }
+    }
+}
+
+fn bounds_paths<P>(bounds: &Punctuated<syn::TypeParamBound, P>, out: &mut Vec<syn::Path>) {
+    for bound in bounds {
+        if let syn::TypeParamBound::Trait(t) = bound {
+            path_paths(&t.path, out);
+        }
+    }
+}
+
+/// `path` and the paths its generic arguments name.
+fn path_paths(path: &syn::Path, out: &mut Vec<syn::Path>) {
+    out.push(path.clone());
+    for segment in &path.segments {
+        match &segment.arguments {
+            syn::PathArguments::AngleBracketed(args) => {
+                for arg in &args.args {
+                    match arg {
+                        syn::GenericArgument::Type(t) => type_paths(t, out),
+                        syn::GenericArgument::AssocType(a) => type_paths(&a.ty, out),
+                        syn::GenericArgument::Constraint(c) => bounds_paths(&c.bounds, out),
+                        _ => {}
+                    }
+                }
+            }
+            syn::PathArguments::Parenthesized(args) => {
+                for input in &args.inputs {
+                    type_paths(input, out);
+                }
+                if let ReturnType::Type(_, ty) = &args.output {
+                    type_paths(ty, out);
+                }
+            }
+            syn::PathArguments::None => {}
+        }
+    }
+}
+
+/// The paths a type names.
+fn type_paths(ty: &syn::Type, out: &mut Vec<syn::Path>) {
+    match ty {
+        syn::Type::Path(tp) => {
+            if let Some(q) = &tp.qself {
+                type_paths(&q.ty, out);
+            }
+            path_paths(&tp.path, out);
+        }
+        syn::Type::Reference(r) => type_paths(&r.elem, out),
+        syn::Type::Slice(s) => type_paths(&s.elem, out),
+        syn::Type::Array(a) => type_paths(&a.elem, out),
+        syn::Type::Ptr(p) => type_paths(&p.elem, out),
+        syn::Type::Paren(p) => type_paths(&p.elem, out),
+        syn::Type::Group(g) => type_paths(&g.elem, out),
+        syn::Type::Tuple(t) => t.elems.iter().for_each(|e| type_paths(e, out)),
+        syn::Type::ImplTrait(i) => bounds_paths(&i.bounds, out),
+        syn::Type::TraitObject(t) => bounds_paths(&t.bounds, out),
+        syn::Type::BareFn(f) => {
+            for input in &f.inputs {
+                type_paths(&input.ty, out);
+            }
+            if let ReturnType::Type(_, ty) = &f.output {
+                type_paths(ty, out);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Adds a line, with its conditions (sorted, each once) at its end.
 fn push(lines: &mut BTreeSet<Line>, key: &str, rank: u8, text: String, cfgs: &[String]) {
     let cfgs: BTreeSet<&String> = cfgs.iter().collect();
@@ -1225,6 +1422,18 @@ pub fn diff(old: &str, new: &str) -> Vec<String> {
     }
     out.sort();
     out.into_iter().map(|(_, line)| line).collect()
+}
+
+/// The crate's own types, traits and aliases that its public signatures name but that no public
+/// path reaches (a user cannot name them), each as `` `Type` in path::of::the::signature ``,
+/// sorted. Items marked `#[doc(hidden)]` count as unreachable.
+pub fn unreachable_types(crate_name: &str, lib_rs: &Path) -> Result<Vec<String>, Error> {
+    let krate = Crate::load(lib_rs)?;
+    Ok(krate
+        .unreachable(crate_name)
+        .into_iter()
+        .map(|(name, at)| format!("`{name}` in {at}"))
+        .collect())
 }
 
 /// The documentation of every item of the crate whose root file is `lib_rs`, private items

@@ -15,12 +15,14 @@ const CRATES: &[(&str, &str)] = &[
     ("metalayer-macros", "macros/src/lib.rs"),
 ];
 
-const USAGE: &str = "usage: metalayer-public-api (write | check | doc-stub) [--root <repository>]
+const USAGE: &str = "usage: metalayer-public-api (write | check | unreachable | doc-stub) [--root <repository>]
 
-  write     writes api/<crate>.txt for each crate
-  check     fails, showing the difference, where api/<crate>.txt differs from the sources
-  doc-stub  prints the documentation of metalayer without its code, a crate whose doctests
-            run against metalayer alone (.ci/doc-alone)
+  write        writes api/<crate>.txt for each crate
+  check        fails, showing the difference, where api/<crate>.txt differs from the sources
+  unreachable  lists the crates' own types that public signatures name and no public path
+               reaches (a user of the crate cannot name them), and fails if there is one
+  doc-stub     prints the documentation of metalayer without its code, a crate whose
+               doctests run against metalayer alone (.ci/doc-alone)
 
 The repository defaults to the one this tool is in.";
 
@@ -33,7 +35,7 @@ fn main() -> ExitCode {
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
-            "write" | "check" | "doc-stub" if mode.is_none() => mode = Some(arg.clone()),
+            "write" | "check" | "doc-stub" | "unreachable" if mode.is_none() => mode = Some(arg.clone()),
             "--root" => match rest.next() {
                 Some(r) => root = PathBuf::from(r),
                 None => return usage("--root needs a directory"),
@@ -48,6 +50,28 @@ fn main() -> ExitCode {
     let Some(mode) = mode else {
         return usage("say `write`, `check` or `doc-stub`");
     };
+    if mode == "unreachable" {
+        let mut found = 0;
+        for (name, lib_rs) in CRATES {
+            match metalayer_public_api::unreachable_types(&name.replace('-', "_"), &root.join(lib_rs)) {
+                Ok(types) => {
+                    for t in &types {
+                        println!("{name}: {t}");
+                    }
+                    found += types.len();
+                }
+                Err(e) => {
+                    eprintln!("error: {name}: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+        if found > 0 {
+            eprintln!("error: {found} type(s) in public signatures that no public path reaches");
+            return ExitCode::FAILURE;
+        }
+        return ExitCode::SUCCESS;
+    }
     if mode == "doc-stub" {
         return match metalayer_public_api::doc_stub(&root.join("src/lib.rs")) {
             Ok(stub) => {

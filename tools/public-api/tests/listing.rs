@@ -81,3 +81,45 @@ fn doc_stub_carries_each_documented_code_block_under_its_conditions() {
     let got = metalayer_public_api::doc_stub(&root.join("src/lib.rs")).unwrap();
     assert_eq!(got, expected);
 }
+
+#[test]
+fn types_that_signatures_name_and_no_path_reaches_are_found() {
+    let dir = std::env::temp_dir().join(format!("public-api-unreachable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = r#"
+mod private {
+    pub struct Hidden;
+    pub struct Shown;
+    pub trait Bound {}
+}
+pub use private::Shown;
+#[doc(hidden)]
+pub struct Secret;
+pub fn make(x: Shown) -> private::Hidden {
+    private::Hidden
+}
+pub fn bounded<T: private::Bound>(t: T) -> Option<Secret> {
+    None
+}
+impl Shown {
+    pub fn hidden(&self) -> Vec<private::Hidden> {
+        Vec::new()
+    }
+    fn private(&self) -> private::Hidden {
+        private::Hidden
+    }
+}
+"#;
+    std::fs::write(dir.join("lib.rs"), source).unwrap();
+    let found = metalayer_public_api::unreachable_types("x", &dir.join("lib.rs")).unwrap();
+    assert_eq!(
+        found,
+        [
+            "`Bound` in x::bounded",
+            "`Hidden` in x::Shown::hidden",
+            "`Hidden` in x::make",
+            "`Secret` in x::bounded",
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
