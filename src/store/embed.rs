@@ -265,7 +265,10 @@ impl EmbedMap {
         let Head::Map(pairs) = r.head()? else {
             return r.err(
                 0,
-                format!("{EMBED_METADATA} is not a msgpack map: it starts with {}", r.marker_at(0)),
+                format!(
+                    "{EMBED_METADATA} is not a msgpack map: it starts with {}",
+                    r.marker_at(0)
+                ),
             );
         };
         let mut map = EmbedMap::default();
@@ -315,10 +318,7 @@ fn embed_map(r: &mut Reader<'_>, at: usize) -> Result<Vec<EmbedKey>, EmbedMapErr
         let Some(raw) = r.str()? else {
             return r.err(
                 key_at,
-                format!(
-                    "key {index} of embed_map is not a string: {}",
-                    r.marker_at(key_at)
-                ),
+                format!("key {index} of embed_map is not a string: {}", r.marker_at(key_at)),
             );
         };
         let value_at = r.pos;
@@ -446,7 +446,10 @@ pub(crate) fn data<R: Read + Seek>(reader: &mut R, frame: &Frame) -> Result<Vec<
     let header_len = u64::try_from(h.header_len).unwrap_or(u64::MAX);
     let frame_len = h.frame_len;
     let (Ok(cbytes), Ok(nbytes)) = (u64::try_from(h.cbytes), u64::try_from(h.nbytes)) else {
-        return Err(format!("its header's cbytes {} or nbytes {} is negative", h.cbytes, h.nbytes));
+        return Err(format!(
+            "its header's cbytes {} or nbytes {} is negative",
+            h.cbytes, h.nbytes
+        ));
     };
     if usize::try_from(nbytes).is_ok_and(|n| n > DATA_LIMIT) || usize::try_from(nbytes).is_err() {
         return Err(format!(

@@ -52,9 +52,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::prelude::rust_2024::*;
 
-pub use embed::{
-    DATA_LIMIT, EMBED_METADATA, EMBED_STORE_MARKERS, EmbedKey, EmbedMap, EmbedMapError, is_embed_store,
-};
+pub use embed::{DATA_LIMIT, EMBED_METADATA, EMBED_STORE_MARKERS, EmbedKey, EmbedMap, EmbedMapError, is_embed_store};
 
 use crate::frame::{self, FrameBytes, FrameError, Window};
 use zip::{Archive, ZipError};
@@ -195,7 +193,6 @@ pub struct Member {
 
 /// What a store lists for one of its names.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Entry {
     /// A member whose frame can be read in place.
     Member(Member),
@@ -285,6 +282,11 @@ impl StoreError {
         &self.kind
     }
 
+    /// What went wrong, owned.
+    pub fn into_kind(self) -> StoreErrorKind {
+        self.kind
+    }
+
     /// The byte offset of what is wrong, where one is known: in the zip file, or in the
     /// `estore_metadata`'s msgpack.
     pub fn offset(&self) -> Option<u64> {
@@ -343,10 +345,16 @@ enum EmbedSource {
 #[derive(Debug)]
 enum Inner {
     /// The zip, open; its central directory.
-    Zip { file: File, archive: Archive },
+    Zip {
+        file: File,
+        archive: Archive,
+    },
     Dir,
     /// The EmbedStore's data, its chunks decompressed.
-    Embed { data: Vec<u8>, map: EmbedMap },
+    Embed {
+        data: Vec<u8>,
+        map: EmbedMap,
+    },
 }
 
 /// An open store: its kind, path and entries.
@@ -415,7 +423,11 @@ impl Store {
                 },
             });
         }
-        entries.sort_by(|a, b| a.raw_name().split(|&c| c == b'/').cmp(b.raw_name().split(|&c| c == b'/')));
+        entries.sort_by(|a, b| {
+            a.raw_name()
+                .split(|&c| c == b'/')
+                .cmp(b.raw_name().split(|&c| c == b'/'))
+        });
         Ok(Store {
             path: path.to_path_buf(),
             entries,
@@ -490,7 +502,11 @@ impl Store {
             // Popped in name order.
             stack.extend(below.into_iter().rev());
         }
-        entries.sort_by(|a, b| a.raw_name().split(|&c| c == b'/').cmp(b.raw_name().split(|&c| c == b'/')));
+        entries.sort_by(|a, b| {
+            a.raw_name()
+                .split(|&c| c == b'/')
+                .cmp(b.raw_name().split(|&c| c == b'/'))
+        });
         Ok(Store {
             path: path.to_path_buf(),
             entries,
@@ -544,7 +560,12 @@ impl Store {
     fn embed_from(path: &Path, file: File, source: EmbedSource) -> Result<Store, StoreError> {
         let frame_error = |e| StoreError::new(path, StoreErrorKind::Frame(e));
         let (offset, len) = match source {
-            EmbedSource::File => (0, file.metadata().map_err(|e| StoreError::new(path, StoreErrorKind::Io(e)))?.len()),
+            EmbedSource::File => (
+                0,
+                file.metadata()
+                    .map_err(|e| StoreError::new(path, StoreErrorKind::Io(e)))?
+                    .len(),
+            ),
             EmbedSource::InZip { offset, len } => (offset, len),
         };
         let mut window = Window::new(&file, offset, len).map_err(|e| StoreError::new(path, StoreErrorKind::Io(e)))?;

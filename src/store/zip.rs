@@ -66,7 +66,6 @@ const ZIP64_EXTRA_ID: u16 = 1;
 /// Why a zip could not be read: the file, or the zip's structure, with the byte offset of what
 /// is wrong.
 #[derive(Debug)]
-#[non_exhaustive]
 pub enum ZipError {
     /// The file could not be read.
     Io(io::Error),
@@ -169,7 +168,10 @@ fn expect(bytes: &[u8], at: u64, signature: u32, len: usize, what: &str, magic: 
     if bytes.len() < len {
         return ZipError::at(
             at,
-            format!("at byte {at}: the {what} is {len} bytes, and only {} are there", bytes.len()),
+            format!(
+                "at byte {at}: the {what} is {len} bytes, and only {} are there",
+                bytes.len()
+            ),
         );
     }
     Ok(())
@@ -216,7 +218,14 @@ impl EndRecord {
 
     /// The record whose bytes start `bytes`, read at `at`.
     pub fn parse(bytes: &[u8], at: u64) -> Result<EndRecord, ZipError> {
-        expect(bytes, at, Self::SIGNATURE, Self::LEN, "end-of-central-directory record", "PK\\x05\\x06")?;
+        expect(
+            bytes,
+            at,
+            Self::SIGNATURE,
+            Self::LEN,
+            "end-of-central-directory record",
+            "PK\\x05\\x06",
+        )?;
         let f16 = |off| u16_at(bytes, off).unwrap_or_default();
         Ok(EndRecord {
             at,
@@ -594,7 +603,14 @@ impl LocalHeader {
     /// # Ok::<(), metalayer::store::zip::ZipError>(())
     /// ```
     pub fn parse(bytes: &[u8], at: u64) -> Result<LocalHeader, ZipError> {
-        expect(bytes, at, Self::SIGNATURE, Self::LEN, "member's local header", "PK\\x03\\x04")?;
+        expect(
+            bytes,
+            at,
+            Self::SIGNATURE,
+            Self::LEN,
+            "member's local header",
+            "PK\\x03\\x04",
+        )?;
         Ok(LocalHeader {
             at,
             flags: u16_at(bytes, 6).unwrap_or_default(),
@@ -761,7 +777,11 @@ impl Archive {
     /// The entry's local header, read and checked to lie, with the data it announces, before the
     /// central directory (its name and extra fields are not read). The inner `Err` is a
     /// refusal's message; the outer one, the file not read.
-    fn local_header<R: Read + Seek>(&self, file: &mut R, entry: &CentralEntry) -> io::Result<Result<LocalHeader, String>> {
+    fn local_header<R: Read + Seek>(
+        &self,
+        file: &mut R,
+        entry: &CentralEntry,
+    ) -> io::Result<Result<LocalHeader, String>> {
         let data_end = self.directory.offset;
         let header_offset = entry.header_offset;
         if entry.disk != 0 {
@@ -770,7 +790,10 @@ impl Archive {
                 entry.at, entry.disk
             )));
         }
-        if header_offset.checked_add(wide(LocalHeader::LEN)).is_none_or(|end| end > data_end) {
+        if header_offset
+            .checked_add(wide(LocalHeader::LEN))
+            .is_none_or(|end| end > data_end)
+        {
             return Ok(Err(format!(
                 "the central directory entry at byte {} places the member's local header at byte {header_offset}, \
                  past the members' end at byte {data_end}",
@@ -783,7 +806,10 @@ impl Archive {
             Err(e) => return Ok(Err(e.to_string())),
         };
         let offset = header.data_offset();
-        if offset.checked_add(entry.compressed_size).is_none_or(|end| end > data_end) {
+        if offset
+            .checked_add(entry.compressed_size)
+            .is_none_or(|end| end > data_end)
+        {
             return Ok(Err(format!(
                 "the member's {} bytes at byte {offset} run past the members' end at byte {data_end}",
                 entry.compressed_size
@@ -1063,7 +1089,10 @@ fn zip64_directory<R: Read + Seek>(file: &mut R, locator: &Zip64Locator, eocd_at
         ),
     })?;
     if record.record_size < wide(Zip64EndRecord::LEN) - 12
-        || record_at.checked_add(12).and_then(|a| a.checked_add(record.record_size)) != Some(locator_at)
+        || record_at
+            .checked_add(12)
+            .and_then(|a| a.checked_add(record.record_size))
+            != Some(locator_at)
     {
         return ZipError::at(
             record_at + 4,
