@@ -558,3 +558,350 @@ fn stores_are_told_by_name_and_magic() {
     assert!(is_zip_store(Path::new("a.b2z"), b"", true));
     assert!(!is_zip_store(Path::new("a.b2nd"), b"\x9e\xa8", true));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The `zip` crate's reading beside ours
+// ---------------------------------------------------------------------------------------------
+
+/// One member as a reader places it: its name as stored, its local header's offset, its data's
+/// offset and length.
+type Placed = (Vec<u8>, u64, u64, u64);
+
+/// What a reader makes of a zip: the members it reads in place (sorted), the names of those it
+/// refuses alone, or its refusal of the whole zip.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Reading {
+    Read {
+        members: Vec<Placed>,
+        refused: Vec<Vec<u8>>,
+    },
+    Refused(String),
+}
+
+/// Our reading: `Store::open_zip`.
+fn ours(path: &Path) -> Reading {
+    match Store::open_zip(path) {
+        Ok(store) => {
+            let mut members = Vec::new();
+            let mut refused = Vec::new();
+            for entry in store.entries() {
+                match entry {
+                    Entry::Member(m) => {
+                        let (h, o, n) = zip_place(m);
+                        members.push((m.raw_name.clone(), h, o, n));
+                    }
+                    Entry::Refused { raw_name, .. } => refused.push(raw_name.clone()),
+                }
+            }
+            members.sort();
+            refused.sort();
+            Reading::Read { members, refused }
+        }
+        Err(e) => Reading::Refused(e.to_string()),
+    }
+}
+
+/// The `zip` crate's reading: its archive, then each entry's raw reader (which reads the local
+/// header and finds the data's start); directories left out, as ours leaves them out. Members it
+/// cannot open are refused alone; members it opens that are not stored (method 0) are refused
+/// alone too, since neither reader inflates anything here.
+fn theirs(path: &Path) -> Reading {
+    let file = File::open(path).unwrap_or_else(|e| panic!("{e}"));
+    let mut archive = match zip::ZipArchive::new(file) {
+        Ok(archive) => archive,
+        Err(e) => return Reading::Refused(e.to_string()),
+    };
+    let mut members = Vec::new();
+    let mut refused = Vec::new();
+    let names: Vec<Vec<u8>> = archive.file_names_raw().map(<[u8]>::to_vec).collect();
+    for (i, name) in names.into_iter().enumerate() {
+        match archive.by_index_raw(i) {
+            Ok(f) if f.is_dir() => {}
+            Ok(f) if f.compression() != zip::CompressionMethod::Stored || f.encrypted() => {
+                refused.push(f.name_raw().to_vec());
+            }
+            Ok(f) => {
+                let data = f.data_start().unwrap_or_else(|| panic!("no data start"));
+                members.push((f.name_raw().to_vec(), f.header_start(), data, f.compressed_size()));
+            }
+            // A directory entry is left out whether its local header reads or not.
+            Err(_) if name.ends_with(b"/") => {}
+            Err(_) => refused.push(name),
+        }
+    }
+    members.sort();
+    refused.sort();
+    Reading::Read { members, refused }
+}
+
+/// How the two readings of one zip compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Agreement {
+    /// Both read it, to the same members at the same places, and refuse the same members.
+    Same,
+    /// Both refuse the whole zip.
+    BothRefuse,
+    /// We refuse the whole zip; the `zip` crate reads it.
+    OnlyOursRefuses,
+    /// The `zip` crate refuses the whole zip; we read it.
+    OnlyTheirsRefuses,
+    /// Both read it; every member both read is at the same place, and some member is read by one
+    /// and refused (or not listed) by the other.
+    SomeMembersDiffer,
+    /// Both read a member of one name, at different places.
+    PlacesDiffer,
+}
+
+fn compare(path: &Path) -> (Agreement, Reading, Reading) {
+    let (a, b) = (ours(path), theirs(path));
+    let agreement = match (&a, &b) {
+        _ if a == b => Agreement::Same,
+        (Reading::Refused(_), Reading::Refused(_)) => Agreement::BothRefuse,
+        (Reading::Refused(_), _) => Agreement::OnlyOursRefuses,
+        (_, Reading::Refused(_)) => Agreement::OnlyTheirsRefuses,
+        (Reading::Read { members: ours, .. }, Reading::Read { members: theirs, .. }) => {
+            // A name both read, at places none of which the other gives it.
+            let differ = ours.iter().any(|m| {
+                theirs.iter().any(|t| t.0 == m.0) && !ours.iter().filter(|o| o.0 == m.0).any(|o| theirs.contains(o))
+            });
+            if differ {
+                Agreement::PlacesDiffer
+            } else {
+                Agreement::SomeMembersDiffer
+            }
+        }
+    };
+    (agreement, a, b)
+}
+
+/// Every `.b2z` of the repository's fixtures.
+fn fixture_zips() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut found = Vec::new();
+    let mut stack = vec![root];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "b2z") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn every_fixture_zip_reads_as_the_zip_crate_reads_it() {
+    let zips = fixture_zips();
+    // tests/fixtures/files/blosc2-{3,4}-stores/{dictstore,treestore}.b2z, blosc2-4-stores/ctable.b2z,
+    // edits/frames/dictstore_4.b2z.
+    assert_eq!(zips.len(), 6, "{zips:?}");
+    for path in zips {
+        let (agreement, a, b) = compare(&path);
+        assert_eq!(
+            agreement,
+            Agreement::Same,
+            "{}: ours {a:?}, zip's {b:?}",
+            path.display()
+        );
+        let Reading::Read { members, refused } = a else {
+            unreachable!()
+        };
+        assert!(!members.is_empty() && refused.is_empty(), "{}", path.display());
+    }
+}
+
+/// The readings of `bytes` written as a zip, compared.
+fn compare_bytes(dir: &tempfile::TempDir, bytes: &[u8]) -> (Agreement, Reading, Reading) {
+    let path = write(dir, bytes);
+    compare(&path)
+}
+
+#[test]
+fn hostile_zips_beside_the_zip_crate() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (a, b) = (&b"0123456789"[..], &b"abcdef"[..]);
+    let spec = |name, data| Spec {
+        name,
+        data,
+        ..Spec::default()
+    };
+    let mut cases: Vec<(&str, Vec<u8>)> = Vec::new();
+    cases.push(("plain", build(&[spec("a", a), spec("b", b)], End::Plain)));
+    let zip64 = [
+        Spec {
+            local_zip64: true,
+            ..spec("a.b2nd", a)
+        },
+        Spec {
+            central_zip64: true,
+            ..spec("b/c.b2nd", b"abc")
+        },
+        spec("d/", b""),
+    ];
+    cases.push(("zip64 records", build(&zip64, End::Zip64 { extensible: 0 })));
+    cases.push((
+        "zip64 records, extensible data",
+        build(&zip64, End::Zip64 { extensible: 8 }),
+    ));
+    cases.push(("zip64 extra field of a local header", build(&zip64[..1], End::Plain)));
+    cases.push((
+        "a directory entry past the members",
+        build(
+            &[
+                spec("a", a),
+                Spec {
+                    offset: Some(5000),
+                    ..spec("d/", b"")
+                },
+                spec("b", b),
+            ],
+            End::Plain,
+        ),
+    ));
+    cases.push((
+        "a member past the members",
+        build(
+            &[
+                spec("a", a),
+                Spec {
+                    offset: Some(5000),
+                    ..spec("x", b"")
+                },
+            ],
+            End::Plain,
+        ),
+    ));
+    cases.push((
+        "two members of one name",
+        build(&[spec("a", a), spec("a", b)], End::Plain),
+    ));
+    let mut deflated = build(&[spec("a", a), spec("p", b)], End::Plain);
+    // p's method, in its local header (at 30 + 1 + 10 = 41) and its central entry (at 41 + 37 + 46 + 1).
+    deflated[41 + 8] = 8;
+    deflated[41 + 37 + 46 + 1 + 10] = 8;
+    cases.push(("a deflated member", deflated));
+    let mut encrypted = build(&[spec("a", a)], End::Plain);
+    encrypted[6] = 1;
+    encrypted[41 + 8] = 1;
+    cases.push(("an encrypted member", encrypted));
+    let mut renamed = build(&[spec("a", a)], End::Plain);
+    renamed[30] = b'z';
+    cases.push(("a local header naming another member", renamed));
+    let mut saturated = build(&[spec("a", b"abc")], End::Plain);
+    let eocd = saturated.len() - 22;
+    saturated[eocd + 12..eocd + 16].copy_from_slice(&[0xff; 4]);
+    cases.push(("a saturated directory size without zip64 records", saturated));
+
+    let mut findings = Vec::new();
+    for (name, bytes) in &cases {
+        let (agreement, ours, theirs) = compare_bytes(&dir, bytes);
+        findings.push((*name, agreement));
+        assert_ne!(
+            agreement,
+            Agreement::PlacesDiffer,
+            "{name}: ours {ours:?}, zip's {theirs:?}"
+        );
+    }
+    // What each reader does, case by case: the same everywhere but for two entries of one name,
+    // where the `zip` crate keeps the last of the name (as python's `zipfile` and python-blosc2
+    // do) and ours lists both, at their own places (an edit of that zip is refused); and for an
+    // end record whose central directory size is 0xffffffff without zip64 records, which ours
+    // refuses (the size calls for zip64 records) and the `zip` crate reads by its count.
+    assert_eq!(
+        findings,
+        [
+            ("plain", Agreement::Same),
+            ("zip64 records", Agreement::Same),
+            ("zip64 records, extensible data", Agreement::Same),
+            ("zip64 extra field of a local header", Agreement::Same),
+            ("a directory entry past the members", Agreement::Same),
+            ("a member past the members", Agreement::Same),
+            ("two members of one name", Agreement::SomeMembersDiffer),
+            ("a deflated member", Agreement::Same),
+            ("an encrypted member", Agreement::Same),
+            ("a local header naming another member", Agreement::Same),
+            (
+                "a saturated directory size without zip64 records",
+                Agreement::OnlyOursRefuses
+            ),
+        ]
+    );
+}
+
+#[test]
+fn every_cut_and_changed_byte_of_a_fixture_beside_the_zip_crate() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/files/blosc2-4-stores/dictstore.b2z"
+    );
+    let whole = std::fs::read(path).unwrap_or_default();
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (archive, _) = check_path(Path::new(path)).unwrap_or_else(|e| panic!("{e}"));
+    let cd_at = usize::try_from(archive.directory.offset).unwrap_or_default();
+    let eocd = whole.len() - 22;
+    let mut tally = std::collections::BTreeMap::<(&str, Agreement), usize>::new();
+    for len in (0..cd_at).step_by(13).chain(cd_at..whole.len()) {
+        let (agreement, ours, theirs) = compare_bytes(&dir, &whole[..len]);
+        // Every cut loses the end record, or part of the central directory: both refuse it.
+        assert_eq!(
+            agreement,
+            Agreement::BothRefuse,
+            "cut to {len}: ours {ours:?}, zip's {theirs:?}"
+        );
+        *tally.entry(("cut", agreement)).or_default() += 1;
+    }
+    let mut at: Vec<usize> = Vec::new();
+    for entry in &archive.entries {
+        let h = usize::try_from(entry.header_offset).unwrap_or_default();
+        let name_len = usize::from(u16_at(&whole, h + 26).unwrap_or_default());
+        at.extend(h..h + 30 + name_len);
+    }
+    at.extend(cd_at..whole.len());
+    for at in at {
+        let mut changed = whole.clone();
+        changed[at] = 0xff;
+        let (agreement, ours, theirs) = compare_bytes(&dir, &changed);
+        let context = format!("byte {at}: ours {ours:?}, zip's {theirs:?}");
+        match agreement {
+            Agreement::Same | Agreement::BothRefuse => {}
+            // The end record's count of entries on this disk, made unlike its count of entries:
+            // the `zip` crate refuses the zip as one of several disks; ours reads the count of
+            // entries, as python's `zipfile` does.
+            Agreement::OnlyTheirsRefuses => assert!((eocd + 8..eocd + 10).contains(&at), "{context}"),
+            // The end record's central directory size made larger: ours refuses a directory that
+            // runs past the end record; the `zip` crate reads its count of entries from the
+            // directory's start, and its members where they are.
+            Agreement::OnlyOursRefuses => assert!((eocd + 12..eocd + 16).contains(&at), "{context}"),
+            // A member whose local header's name or extra length, or whose central entry's sizes,
+            // offset or disk, no longer fit: ours refuses that member alone, the `zip` crate
+            // lists it (its data past the central directory, or past the file's end). Every
+            // member ours reads, the `zip` crate reads at the same place.
+            Agreement::SomeMembersDiffer => {
+                let (
+                    Reading::Read {
+                        members: a,
+                        refused: ra,
+                    },
+                    Reading::Read {
+                        members: b,
+                        refused: rb,
+                    },
+                ) = (&ours, &theirs)
+                else {
+                    unreachable!()
+                };
+                assert!(
+                    a.iter().all(|m| b.contains(m)) && !ra.is_empty() && rb.is_empty(),
+                    "{context}"
+                );
+            }
+            Agreement::PlacesDiffer => panic!("{context}"),
+        }
+        *tally.entry(("byte", agreement)).or_default() += 1;
+    }
+    eprintln!("{tally:#?}");
+}
