@@ -342,14 +342,13 @@ fn place(r: &mut Reader<'_>, at: usize) -> Result<Result<(u64, u64), String>, Em
         other => {
             r.skip_rest(other)?;
             return Ok(Err(format!(
-                "at byte {at}: its place is not a map of offset and length: {marker}"
+                "at byte {at} of its msgpack: not a map of offset and length, but {marker}"
             )));
         }
     };
     let (mut offset, mut length) = (None, None);
     let mut wrong = None;
     for _ in 0..pairs {
-        let key_at = r.pos;
         let key = r.str()?;
         let value_at = r.pos;
         let slot = match key {
@@ -358,7 +357,6 @@ fn place(r: &mut Reader<'_>, at: usize) -> Result<Result<(u64, u64), String>, Em
             _ => {
                 let head = r.head()?;
                 r.skip_rest(head)?;
-                let _ = key_at;
                 continue;
             }
         };
@@ -367,7 +365,7 @@ fn place(r: &mut Reader<'_>, at: usize) -> Result<Result<(u64, u64), String>, Em
             other => {
                 r.skip_rest(other)?;
                 wrong.get_or_insert(format!(
-                    "at byte {value_at}: its {} is not a non-negative integer: {}",
+                    "at byte {value_at} of its msgpack: its {} is not a non-negative integer, but {}",
                     if key == Some(b"offset") { "offset" } else { "length" },
                     r.marker_at(value_at)
                 ));
@@ -380,7 +378,7 @@ fn place(r: &mut Reader<'_>, at: usize) -> Result<Result<(u64, u64), String>, Em
     match (offset, length) {
         (Some(o), Some(n)) => Ok(Ok((o, n))),
         _ => Ok(Err(format!(
-            "at byte {at}: its place has no {}",
+            "at byte {at} of its msgpack: it has no {}",
             if offset.is_none() { "offset" } else { "length" }
         ))),
     }

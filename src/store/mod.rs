@@ -10,6 +10,8 @@
 //!   A member that cannot be read in place is an [`Entry::Refused`], and the others are still
 //!   listed.
 //! - [`Store::read_frame`] reads a member's frame: its header and trailer, in place.
+//! - With the feature `edit`, `edit::edit_member` edits one member of a `.b2z`, rewriting the
+//!   zip under its lock.
 //!
 //! A `.b2z` is read through one open file: its end record, the central directory, and each
 //! member's local header; nothing else until a frame is read. [`zip`] holds the records, typed.
@@ -42,6 +44,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "edit")]
+pub mod edit;
 mod embed;
 pub mod zip;
 
@@ -308,8 +312,9 @@ impl fmt::Display for StoreError {
             StoreErrorKind::Frame(e) => write!(f, "{path}: {e}"),
             StoreErrorKind::EmbedMap { vlmeta_offset, error } => write!(
                 f,
-                "{path}: {EMBED_METADATA} (the vlmetalayer at byte {vlmeta_offset}) does not read, and the frames it \
-                 places are lost: {error} of its msgpack"
+                "{path}: {EMBED_METADATA}, the vlmetalayer at byte {vlmeta_offset}: at byte {} of its msgpack: {}; \
+                 the frames it places cannot be found",
+                error.at, error.message
             ),
             StoreErrorKind::Data(message) => write!(f, "{path}: {message}"),
             StoreErrorKind::NotAStore => write!(
@@ -396,7 +401,7 @@ impl Store {
     /// ```
     pub fn open_zip(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref();
-        let io = |e| StoreError::new(path, StoreErrorKind::Io(e));
+        let io = |e| StoreError::new(path, StoreErrorKind::Zip(ZipError::Io(e)));
         let zip_error = |e| StoreError::new(path, StoreErrorKind::Zip(e));
         let mut file = File::open(path).map_err(io)?;
         let archive = Archive::read(&mut file).map_err(zip_error)?;
@@ -536,6 +541,45 @@ impl Store {
         Store::embed_from(path, file, EmbedSource::File)
     }
 
+    /// Opens the EmbedStore whose frame is `len` bytes at `offset` of the file `file` (a member
+    /// of a `.b2z`), named `path` in errors and member paths (`store.b2z/embed.b2e`). The range
+    /// must lie in the file.
+    ///
+    /// ```
+    /// use metalayer::store::Store;
+    ///
+    /// let zip = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-3-stores/dictstore.b2z");
+    /// // embed.b2e: 882 bytes at byte 2586 (python's zipfile says so).
+    /// let store = Store::open_embed_in(zip, 2586, 882, format!("{zip}/embed.b2e"))?;
+    /// assert_eq!(store.members().count(), 2);
+    /// assert!(Store::open_embed_in(zip, 2586, 1 << 40, "x").is_err());
+    /// # Ok::<(), metalayer::store::StoreError>(())
+    /// ```
+    pub fn open_embed_in(
+        file: impl AsRef<Path>,
+        offset: u64,
+        len: u64,
+        path: impl Into<PathBuf>,
+    ) -> Result<Store, StoreError> {
+        let path = path.into();
+        let opened =
+            frame::open_regular(file.as_ref()).map_err(|e| StoreError::new(&path, StoreErrorKind::Frame(e)))?;
+        let file_len = opened
+            .metadata()
+            .map_err(|e| StoreError::new(&path, StoreErrorKind::Io(e)))?
+            .len();
+        if offset.checked_add(len).is_none_or(|end| end > file_len) {
+            return Err(StoreError::new(
+                &path,
+                StoreErrorKind::Io(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    format!("{len} bytes at byte {offset} run past the end of the file ({file_len} bytes)"),
+                )),
+            ));
+        }
+        Store::embed_from(&path, opened, EmbedSource::InZip { offset, len })
+    }
+
     /// Opens the EmbedStore `member` of this store (a `.b2z`'s or a `.b2d`'s `embed.b2e`).
     pub fn open_embed_store(&self, member: &Member) -> Result<Store, StoreError> {
         match (&member.place, &self.inner) {
@@ -612,7 +656,7 @@ impl Store {
                         path.display()
                     )),
                     Err(message) => refused(format!(
-                        "{EMBED_METADATA} of {}: the place of {}: {message} of its msgpack",
+                        "{EMBED_METADATA} of {}: the place of {}: {message}",
                         path.display(),
                         key.key
                     )),
@@ -653,11 +697,24 @@ impl Store {
     /// The path of a member: the store's path, `/` and its name (an EmbedStore's keys start with
     /// `/` already).
     pub fn member_path(&self, member: &Member) -> PathBuf {
+        self.entry_path(&member.raw_name)
+    }
+
+    /// The path of the entry named `raw_name` (a member's, or a refused entry's): the store's
+    /// path, `/` and the name.
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores");
+    /// let store = metalayer::store::Store::open(format!("{dir}/dictstore.b2z"))?;
+    /// assert_eq!(store.entry_path(b"dir/x.b2nd"), std::path::Path::new(&format!("{dir}/dictstore.b2z/dir/x.b2nd")));
+    /// # Ok::<(), metalayer::store::StoreError>(())
+    /// ```
+    pub fn entry_path(&self, raw_name: &[u8]) -> PathBuf {
         let mut path = self.path.as_os_str().to_owned();
-        if !member.raw_name.starts_with(b"/") {
+        if !raw_name.starts_with(b"/") {
             path.push("/");
         }
-        path.push(os_str(&member.raw_name));
+        path.push(os_str(raw_name));
         PathBuf::from(path)
     }
 
