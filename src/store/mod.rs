@@ -44,6 +44,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+// The readers index nothing directly and do no unchecked arithmetic: no input makes them panic.
+#![deny(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::expect_used
+)]
+
 #[cfg(feature = "edit")]
 pub mod edit;
 mod embed;
@@ -174,6 +183,7 @@ impl Place {
     }
 
     /// The frame's length (none for a sparse frame, whose chunks are files of their own).
+    #[allow(clippy::len_without_is_empty, reason = "a frame is never empty; the length is of where it lies")]
     pub fn len(&self) -> Option<u64> {
         match self {
             Place::Zip { len, .. } | Place::Data { len, .. } | Place::File { len, .. } => Some(*len),
@@ -265,14 +275,14 @@ pub enum StoreErrorKind {
 #[derive(Debug)]
 pub struct StoreError {
     path: PathBuf,
-    kind: StoreErrorKind,
+    kind: Box<StoreErrorKind>,
 }
 
 impl StoreError {
     fn new(path: &Path, kind: StoreErrorKind) -> StoreError {
         StoreError {
             path: path.to_path_buf(),
-            kind,
+            kind: Box::new(kind),
         }
     }
 
@@ -288,13 +298,13 @@ impl StoreError {
 
     /// What went wrong, owned.
     pub fn into_kind(self) -> StoreErrorKind {
-        self.kind
+        *self.kind
     }
 
     /// The byte offset of what is wrong, where one is known: in the zip file, or in the
     /// `estore_metadata`'s msgpack.
     pub fn offset(&self) -> Option<u64> {
-        match &self.kind {
+        match &*self.kind {
             StoreErrorKind::Zip(e) => e.offset(),
             StoreErrorKind::Frame(e) => e.offset(),
             StoreErrorKind::EmbedMap { error, .. } => u64::try_from(error.at).ok(),
@@ -306,7 +316,7 @@ impl StoreError {
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = self.path.display();
-        match &self.kind {
+        match &*self.kind {
             StoreErrorKind::Io(e) => write!(f, "cannot read {path}: {e}"),
             StoreErrorKind::Zip(e) => write!(f, "{path}: {e}"),
             StoreErrorKind::Frame(e) => write!(f, "{path}: {e}"),
@@ -327,7 +337,7 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
+        match &*self.kind {
             StoreErrorKind::Io(e) => Some(e),
             StoreErrorKind::Zip(e) => Some(e),
             StoreErrorKind::Frame(e) => Some(e),
