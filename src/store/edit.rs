@@ -197,7 +197,7 @@ pub fn edit_member<T, E>(
         let (edit, made) = build(&found.frame).map_err(MemberEditError::Build)?;
         let (offset, size) = found.range();
         let (crc, len, changes) = write_member(&mut source, out, original, &found, &edit)?;
-        let delta = i128::from(len) - i128::from(size);
+        let delta = i128::from(len).saturating_sub(i128::from(size));
         copy(
             &mut source,
             out,
@@ -270,35 +270,40 @@ fn write_directory(
     delta: i128,
 ) -> io::Result<()> {
     let moved = |at: u64| {
-        u32::try_from(i128::from(at) + delta).map_err(|_| io::Error::other("the rewritten zip needs zip64 offsets"))
+        u32::try_from(i128::from(at).saturating_add(delta))
+            .map_err(|_| io::Error::other("the rewritten zip needs zip64 offsets"))
     };
     let dir = &found.archive.directory;
     let edited = found.archive.entries.get(found.index).map(|e| e.header_offset);
     let mut central = read_at(source, dir.offset, dir.size)?;
     for entry in &found.archive.entries {
-        let rel = usize::try_from(entry.at - dir.offset).map_err(io::Error::other)?;
+        let rel = usize::try_from(entry.at.saturating_sub(dir.offset)).map_err(io::Error::other)?;
         if Some(entry.header_offset) == edited {
             let len32 = u32::try_from(len).map_err(io::Error::other)?;
-            put(&mut central, rel + CENTRAL_CRC_AT, crc)?;
-            put(&mut central, rel + CENTRAL_CRC_AT + 4, len32)?;
-            put(&mut central, rel + CENTRAL_CRC_AT + 8, len32)?;
+            put(&mut central, rel.saturating_add(CENTRAL_CRC_AT), crc)?;
+            put(&mut central, rel.saturating_add(CENTRAL_CRC_AT + 4), len32)?;
+            put(&mut central, rel.saturating_add(CENTRAL_CRC_AT + 8), len32)?;
         } else if edited.is_some_and(|e| entry.header_offset > e) {
-            put(&mut central, rel + CENTRAL_OFFSET_AT, moved(entry.header_offset)?)?;
+            put(
+                &mut central,
+                rel.saturating_add(CENTRAL_OFFSET_AT),
+                moved(entry.header_offset)?,
+            )?;
         }
     }
     out.write_all(&central)?;
     let end = source.seek(SeekFrom::End(0))?;
-    let cd_end = dir.offset + dir.size;
-    let mut tail = read_at(source, cd_end, end - cd_end)?;
-    let rel = usize::try_from(dir.end_record - cd_end).map_err(io::Error::other)?;
-    put(&mut tail, rel + END_RECORD_OFFSET_AT, moved(dir.offset)?)?;
+    let cd_end = dir.offset.saturating_add(dir.size);
+    let mut tail = read_at(source, cd_end, end.saturating_sub(cd_end))?;
+    let rel = usize::try_from(dir.end_record.saturating_sub(cd_end)).map_err(io::Error::other)?;
+    put(&mut tail, rel.saturating_add(END_RECORD_OFFSET_AT), moved(dir.offset)?)?;
     out.write_all(&tail)
 }
 
 /// Writes a little-endian `u32` at `at` of `bytes`.
 fn put(bytes: &mut [u8], at: usize, value: u32) -> io::Result<()> {
     let slot = bytes
-        .get_mut(at..at + 4)
+        .get_mut(at..at.saturating_add(4))
         .ok_or_else(|| io::Error::other("a zip record ends early"))?;
     slot.copy_from_slice(&value.to_le_bytes());
     Ok(())
@@ -338,6 +343,8 @@ impl Write for Crc<'_> {
 #[derive(Debug, Clone, Copy)]
 pub struct Crc32(u32);
 
+// A table built at compile time: its indices are in range, and overflow is a build error.
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 const CRC_TABLE: [u32; 256] = {
     let mut table = [0u32; 256];
     let mut i = 0;

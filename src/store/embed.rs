@@ -143,8 +143,8 @@ impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], EmbedMapError> {
         let at = self.pos;
         match self.bytes.get(at..at.saturating_add(n)) {
-            Some(b) if at.checked_add(n).is_some() => {
-                self.pos = at + n;
+            Some(b) => {
+                self.pos = at.saturating_add(n);
                 Ok(b)
             }
             _ => self.err(
@@ -236,7 +236,7 @@ impl<'a> Reader<'a> {
             if left == 0 {
                 return Ok(());
             }
-            left -= 1;
+            left = left.saturating_sub(1);
             head = self.head()?;
         }
     }

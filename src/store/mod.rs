@@ -183,7 +183,10 @@ impl Place {
     }
 
     /// The frame's length (none for a sparse frame, whose chunks are files of their own).
-    #[allow(clippy::len_without_is_empty, reason = "a frame is never empty; the length is of where it lies")]
+    #[allow(
+        clippy::len_without_is_empty,
+        reason = "a frame is never empty; the length is of where it lies"
+    )]
     pub fn len(&self) -> Option<u64> {
         match self {
             Place::Zip { len, .. } | Place::Data { len, .. } | Place::File { len, .. } => Some(*len),
