@@ -1,5 +1,6 @@
-//! EmbedStores through `metalayer::store`: every fixture's `embed_map` beside python-blosc2's
-//! (tests/fixtures/expected.json), the frames read at their places, and maps that do not read:
+//! Stores through `metalayer::store`: every fixture store's members, and every fixture
+//! EmbedStore's `embed_map`, beside python-blosc2's and python's `zipfile`'s
+//! (tests/fixtures/expected.json); the frames read at their places; and maps that do not read:
 //! made by rewriting a fixture's `estore_metadata` with the frame editor, their msgpack written
 //! here byte by byte from the msgpack specification.
 #![cfg(all(feature = "store", feature = "edit"))]
@@ -301,4 +302,50 @@ fn the_embed_store_of_a_zip_is_read_in_place() {
     assert_eq!(held.entries(), on_disk.entries());
     assert_eq!(held.data(), on_disk.data());
     assert_eq!(held.path(), zip.join("embed.b2e"));
+}
+
+#[test]
+fn every_fixture_store_lists_pythons_members() {
+    let text = std::fs::read_to_string(fixture("expected.json")).unwrap_or_default();
+    let expected: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    let mut seen = 0;
+    for record in expected.as_array().into_iter().flatten() {
+        let Some(kind) = record["store"].as_str() else { continue };
+        let path = fixture(record["path"].as_str().unwrap_or_default());
+        let store = Store::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            store.entries().iter().all(|e| e.member().is_some()),
+            "{}",
+            path.display()
+        );
+        let n = |m: &serde_json::Value, k: &str| m[k].as_u64().unwrap_or_else(|| panic!("{k}"));
+        // python's zipfile (name, header offset, data offset, size) and, for a directory, each
+        // member file's name and size; in name order, components compared one by one.
+        let mut want: Vec<(String, Place)> = record["members"]
+            .as_array()
+            .unwrap_or_else(|| panic!("members"))
+            .iter()
+            .map(|m| {
+                let name = m["name"].as_str().unwrap_or_default().to_owned();
+                let place = match kind {
+                    "zip" => Place::Zip {
+                        header_offset: n(m, "header_offset"),
+                        offset: n(m, "offset"),
+                        len: n(m, "size"),
+                    },
+                    _ => Place::File {
+                        path: fixture(m["path"].as_str().unwrap_or_default()),
+                        len: n(m, "size"),
+                    },
+                };
+                (name, place)
+            })
+            .collect();
+        want.sort_by(|a, b| a.0.split('/').cmp(b.0.split('/')));
+        let got: Vec<(String, Place)> = store.members().map(|m| (m.name.clone(), m.place.clone())).collect();
+        assert_eq!(got, want, "{}", path.display());
+        seen += 1;
+    }
+    // DictStore and TreeStore of 3.12.2 and 4.14.1, and 4.14.1's CTable, each as .b2d and .b2z.
+    assert_eq!(seen, 10);
 }
