@@ -373,6 +373,9 @@ fn an_embed_store_of_100000_keys_opens() {
     let store = Store::open_embed(&path).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(store.members().count(), 100_000);
     let last = store.members().last().unwrap_or_else(|| panic!("a member"));
-    assert_eq!((last.name.as_str(), &last.place), ("/k099999", &Place::Data { offset: 0, len: 259 }));
+    assert_eq!(
+        (last.name.as_str(), &last.place),
+        ("/k099999", &Place::Data { offset: 0, len: 259 })
+    );
     assert_eq!(store.read_frame(last).map(|f| f.len() > 0).ok(), Some(true));
 }
