@@ -125,4 +125,28 @@ fn zips_the_editor_cannot_rewrite_are_refused_before_anything_is_written() {
             zip.display()
         )
     );
+
+    // A member whose data descriptor is there: one stored member "a" of 10 bytes (its local
+    // header at 0, 30 + 1 bytes, its data at 31), flag bit 3 set in both headers, then the 12
+    // bytes of its descriptor at 41, the central directory at 53 (46 + 1 bytes), the end record.
+    let mut bytes = b"PK\x03\x04\x14\0\x08\0\0\0\0\0\0\0\0\0\0\0".to_vec();
+    bytes.extend_from_slice(&[10, 0, 0, 0, 10, 0, 0, 0, 1, 0, 0, 0]);
+    bytes.extend_from_slice(b"a0123456789");
+    bytes.extend_from_slice(&[0; 12]);
+    bytes.extend_from_slice(b"PK\x01\x02\x14\x03\x14\0\x08\0\0\0\0\0\0\0\0\0\0\0");
+    bytes.extend_from_slice(&[10, 0, 0, 0, 10, 0, 0, 0, 1, 0]);
+    bytes.extend_from_slice(&[0; 16]); // extra, comment, disk, attributes, the local header at 0
+    bytes.push(b'a');
+    bytes.extend_from_slice(b"PK\x05\x06\0\0\0\0\x01\0\x01\0");
+    bytes.extend_from_slice(&[47, 0, 0, 0, 53, 0, 0, 0, 0, 0]);
+    std::fs::write(&zip, &bytes).unwrap_or_else(|e| panic!("{e}"));
+    let mut file = std::fs::File::open(&zip).unwrap_or_else(|e| panic!("{e}"));
+    let err = find_member(&mut file, &zip, "a").err().unwrap_or_default();
+    assert_eq!(
+        err,
+        format!(
+            "{}: the member at byte 0 has a data descriptor; such a member is not rewritten",
+            zip.display()
+        )
+    );
 }
