@@ -171,8 +171,8 @@ fn build(out: &mut Out, registry: &Registry, root: &Path, follow: bool) -> Vec<N
         let (path, report) = match found {
             Found::Frame(source) => {
                 let report = read(out, registry, &source);
-                let held = if embed::is_embed_store(&report) {
-                    held_frames(out, registry, &source, &report)
+                let held = if source.read().is_ok_and(|reading| embed::holds_frames(&reading)) {
+                    held_frames(out, registry, &source)
                 } else {
                     Vec::new()
                 };
@@ -279,10 +279,9 @@ fn in_embed_store(rel: &str) -> bool {
     rel.starts_with("embed.b2e/") || rel.contains("/embed.b2e/")
 }
 
-/// The frames the EmbedStore `source` (whose report is `report`) holds, each with its report as
-/// JSON; errors go to `out`.
-fn held_frames(out: &mut Out, registry: &Registry, source: &Source, report: &Value) -> Vec<(PathBuf, Value)> {
-    let frames = match embed::embedded(source, report) {
+/// The frames the EmbedStore `source` holds, each with its report as JSON; errors go to `out`.
+fn held_frames(out: &mut Out, registry: &Registry, source: &Source) -> Vec<(PathBuf, Value)> {
+    let frames = match embed::embedded(source) {
         Ok(frames) => frames,
         Err(text) => {
             out.error(&text);
