@@ -142,6 +142,8 @@ pub use io::{
     read_metalayers_at, read_metalayers_from,
 };
 pub use prefix::{frame_len, header_len};
+#[cfg(feature = "store")]
+pub(crate) use io::{open_regular, read_frame_bytes_file_at};
 pub use types::{
     Frame, FrameHeader, FrameMetalayer, FrameRef, FrameTrailer, Header, MetalayerIndex, MetalayerRef, Trailer,
     VlMetalayerIndex,
