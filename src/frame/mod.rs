@@ -141,9 +141,9 @@ pub use io::{
     FrameBytes, Window, read_frame, read_frame_bytes, read_frame_bytes_at, read_frame_from, read_metalayers,
     read_metalayers_at, read_metalayers_from,
 };
-pub use prefix::{frame_len, header_len};
 #[cfg(feature = "store")]
 pub(crate) use io::{open_regular, read_frame_bytes_file_at};
+pub use prefix::{frame_len, header_len};
 pub use types::{
     Frame, FrameHeader, FrameMetalayer, FrameRef, FrameTrailer, Header, MetalayerIndex, MetalayerRef, Trailer,
     VlMetalayerIndex,

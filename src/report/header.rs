@@ -128,11 +128,7 @@ pub(crate) fn header_lines(header: &Header, trailer: &Trailer) -> Vec<(String, S
         header.header_len,
         trailer.trailer_len
     );
-    let mut codec_line = format!(
-        "{}, clevel {}",
-        header.codec(),
-        header.clevel()
-    );
+    let mut codec_line = format!("{}, clevel {}", header.codec(), header.clevel());
     let filters: Vec<String> = header.filters.data[FILTERS]
         .iter()
         .zip(&header.filters.data[FILTERS_META])
@@ -147,11 +143,7 @@ pub(crate) fn header_lines(header: &Header, trailer: &Trailer) -> Vec<(String, S
     } else {
         filters.join(" + ")
     };
-    let _ = write!(
-        codec_line,
-        ", filters {filters}, {}",
-        header.split_mode()
-    );
+    let _ = write!(codec_line, ", filters {filters}, {}", header.split_mode());
     if header.use_dict() {
         codec_line.push_str(", dictionary");
     }
