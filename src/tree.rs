@@ -193,6 +193,41 @@ impl Node {
         &self.errors
     }
 
+    /// The node of a frame read elsewhere, such as from a stream: a root of its own, named by
+    /// `path`.
+    ///
+    /// ```
+    /// use metalayer::Kind;
+    /// use metalayer::tree::Node;
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// let whole = std::fs::read(path).unwrap();
+    /// let node = Node::of_frame("-", metalayer::frame::FrameBytes::from_frame(&whole)?);
+    /// assert_eq!((node.kind(), node.shape(), node.dtype()), (Kind::NDArray, Some(&[3, 4][..]), Some("<f8")));
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn of_frame(path: impl Into<PathBuf>, bytes: FrameBytes) -> Node {
+        let path = path.into();
+        Node::frame(
+            path.clone(),
+            path.into_os_string(),
+            0,
+            (Some(Content::Frame(bytes)), None),
+        )
+    }
+
+    /// The node of a frame of which only the header's metalayers were read elsewhere (its
+    /// trailer did not read): its kind and array, no codec.
+    pub fn of_metalayers(path: impl Into<PathBuf>, metalayers: Vec<FrameMetalayer>) -> Node {
+        let path = path.into();
+        Node::frame(
+            path.clone(),
+            path.into_os_string(),
+            0,
+            (Some(Content::Header(metalayers)), None),
+        )
+    }
+
     /// A node with nothing read yet.
     fn new(path: PathBuf, name: OsString, depth: usize, kind: Kind) -> Node {
         Node {

@@ -25,7 +25,8 @@ use crate::walk::Source;
 pub const DATA_LIMIT: usize = vlmeta::DEFAULT_LIMIT;
 
 /// Whether a frame's report is an EmbedStore's: one of its metalayers is `b2embed`, `b2dict` or
-/// `b2tree`.
+/// `b2tree`. (Used by its tests only, since `--tree` reads stores through the library.)
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn is_embed_store(report: &Value) -> bool {
     report["metalayers"].as_array().is_some_and(|m| {
         m.iter()
