@@ -68,6 +68,8 @@ pub struct Node {
     key: Option<String>,
     leaf: bool,
     content: Option<Content>,
+    /// The header's fields, when the header and the trailer read.
+    header: Option<Header>,
     array: Option<Known>,
     group_vlmeta: Option<FrameBytes>,
     errors: Vec<TreeError>,
@@ -128,7 +130,7 @@ impl Node {
 
     /// The frame's header fields, when its header and trailer read.
     pub fn header(&self) -> Option<Header> {
-        Some(self.frame_bytes()?.frame().ok()?.header)
+        self.header
     }
 
     /// The frame's metalayers, as stored (none for a directory).
@@ -238,6 +240,7 @@ impl Node {
             key: None,
             leaf: false,
             content: None,
+            header: None,
             array: None,
             group_vlmeta: None,
             errors: Vec::new(),
@@ -253,22 +256,32 @@ impl Node {
         if let Some(error) = error {
             node.errors.push(TreeError::Frame(error));
         }
-        if node.content.is_some() {
-            let (kind, array) = {
-                let meta = node.meta();
-                let array = meta
-                    .iter()
-                    .find(|m| m.name == ARRAY)
-                    .or_else(|| meta.iter().find(|m| m.name == CATERVA))
-                    .map(|m| (m.name.to_owned(), Known::decode(m.name, m.content)));
-                (Kind::of_frame(&meta), array)
+        // The header and trailer decoded once, for the header's fields, the kind and the array.
+        let (header, kind, array) = {
+            let frame = node.frame_bytes().and_then(|b| b.frame().ok());
+            let meta = match (&frame, &node.content) {
+                (Some(frame), _) => frame.metalayers.clone(),
+                (None, Some(Content::Header(metalayers))) => metalayers.iter().map(FrameMetalayer::borrowed).collect(),
+                (None, _) => Vec::new(),
             };
-            node.kind = kind;
-            match array {
-                Some((_, Ok(array))) => node.array = Some(array),
-                Some((name, Err(source))) => node.errors.push(TreeError::Array { name, source }),
-                None => {}
-            }
+            let array = meta
+                .iter()
+                .find(|m| m.name == ARRAY)
+                .or_else(|| meta.iter().find(|m| m.name == CATERVA))
+                .map(|m| (m.name.to_owned(), Known::decode(m.name, m.content)));
+            let kind = if node.content.is_some() {
+                Kind::of_frame(&meta)
+            } else {
+                Kind::Unknown
+            };
+            (frame.map(|f| f.header), kind, array)
+        };
+        node.header = header;
+        node.kind = kind;
+        match array {
+            Some((_, Ok(array))) => node.array = Some(array),
+            Some((name, Err(source))) => node.errors.push(TreeError::Array { name, source }),
+            None => {}
         }
         node
     }
