@@ -72,7 +72,7 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
             return printer.element(out, &error_report(source.path(), text));
         }
     };
-    let holds_frames = is_embed_store(&reading);
+    let holds_frames = embed::holds_frames(&reading);
     let place = source.place().map(|p| format!(" ({p})")).unwrap_or_default();
     write_reading(
         out,
@@ -85,8 +85,7 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
     )?;
     if holds_frames {
         // An EmbedStore: the frames it holds, each under `embed.b2e/key`.
-        let value = json_report(registry, source);
-        match embed::embedded(source, &value) {
+        match embed::embedded(source) {
             Ok(frames) => {
                 for frame in frames {
                     match frame.reading {
@@ -111,29 +110,6 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
         }
     }
     Ok(())
-}
-
-/// Whether a frame is an EmbedStore (its metalayers say `b2embed`, `b2dict` or `b2tree`).
-fn is_embed_store(reading: &Reading) -> bool {
-    let marker = |name: &str| matches!(name, "b2embed" | "b2dict" | "b2tree");
-    match reading {
-        Reading::Bytes(bytes) => bytes.frame().is_ok_and(|f| f.metalayers.iter().any(|m| marker(m.name))),
-        Reading::Whole(frame) => frame.metalayers.iter().any(|m| marker(&m.name)),
-        Reading::Header { metalayers, .. } => metalayers.iter().any(|m| marker(&m.name)),
-    }
-}
-
-/// A frame's report as JSON, read again with a context of its own (its errors were reported
-/// when the report was printed).
-pub fn json_report(registry: &Registry, source: &Source) -> Value {
-    match source.read() {
-        Ok(reading) => {
-            let cx = Context::new(registry);
-            let report = FrameReport::new(&cx, reading);
-            serde_json::to_value(&report).unwrap_or_default()
-        }
-        Err(e) => Value::String(chain(&e)),
-    }
 }
 
 /// Writes one frame's report: `path` is the path of JSON, `shown` that of text and messages,

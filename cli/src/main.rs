@@ -36,8 +36,6 @@ mod render;
 mod schema;
 mod set;
 #[cfg(feature = "inspect")]
-mod store;
-#[cfg(feature = "inspect")]
 mod store_edit;
 #[cfg(feature = "inspect")]
 mod tree;

@@ -201,11 +201,11 @@ fn edit_one(typing: &Typing<'_>, changes: &Changes<'_>, file: &Path, mode: Mode<
         }
         #[cfg(feature = "inspect")]
         (Target::Member(zip, name), Mode::DryRun) => {
-            let in_zip = |e: String| format!("{}: {e}", zip.display());
-            let mut file = std::fs::File::open(&zip).map_err(|e| in_zip(e.to_string()))?;
-            let (m, frame, _) = crate::store_edit::find_member(&mut file, &name).map_err(in_zip)?;
-            let (edit, layouts) = build(&frame)?;
-            (edit.preview_at(&zip, m.offset, m.size).map_err(|e| chain(&e))?, layouts)
+            let mut file = std::fs::File::open(&zip).map_err(|e| format!("{}: {e}", zip.display()))?;
+            let found = metalayer::store::edit::find_member(&mut file, &zip, &name)?;
+            let (edit, layouts) = build(&found.frame)?;
+            let (offset, len) = found.range();
+            (edit.preview_at(&zip, offset, len).map_err(|e| chain(&e))?, layouts)
         }
         #[cfg(feature = "inspect")]
         (Target::Member(zip, name), Mode::Write(options)) => {

@@ -11,7 +11,7 @@
 //!   their name; sparse-frame directories met on the way are frames; other files, and symbolic
 //!   links unless `follow` is set, are skipped without a word;
 //! - a `.b2z` store (python-blosc2's DictStore, TreeStore or CTable as one zip file) is the
-//!   frames of its members (see [`crate::store`]), each read in place and named
+//!   frames of its members (`metalayer::store`), each read in place and named
 //!   `store.b2z/member.b2nd`, in name order. A walk takes a file for a store when its name ends in
 //!   `.b2z` *and* it starts with the zip magic `PK\x03\x04` (other zip files are skipped, like
 //!   other files); a file given as an argument is a store when its name ends in `.b2z` *or* it
@@ -31,7 +31,7 @@ pub use metalayer::report::Reading;
 use walkdir::WalkDir;
 
 use crate::output::chain;
-use crate::store::{self, Entry};
+use metalayer::store::{self, Entry, Store};
 
 /// The first bytes of every frame: msgpack fixarray(14) `0x9e`, then fixstr(8) `0xa8` and
 /// `"b2frame\0"` (the header's first item, the magic string with its NUL).
@@ -198,17 +198,18 @@ fn first_bytes(path: &Path) -> io::Result<Vec<u8>> {
 
 /// The members of the store `path`, each a [`Found`] item, or the error that refuses it whole.
 fn store_members(path: &Path) -> Vec<Found> {
-    let entries = match store::members(path) {
-        Ok(entries) => entries,
+    let store = match Store::open_zip(path) {
+        Ok(store) => store,
         Err(e) => {
             return vec![Found::Error {
                 path: path.to_path_buf(),
-                message: format!("{}: {e}", path.display()),
+                message: e.to_string(),
             }];
         }
     };
-    entries
-        .into_iter()
+    store
+        .entries()
+        .iter()
         .map(|entry| {
             let mut member = path.as_os_str().to_owned();
             member.push("/");
@@ -218,8 +219,8 @@ fn store_members(path: &Path) -> Vec<Found> {
                 Entry::Member(m) => Found::Frame(Source::Member {
                     path: member,
                     store: path.to_path_buf(),
-                    offset: m.offset,
-                    len: m.size,
+                    offset: m.place.offset(),
+                    len: m.place.len().unwrap_or(0),
                 }),
                 Entry::Refused { message, .. } => Found::Error {
                     message: format!("{}: {message}", member.display()),
@@ -308,7 +309,7 @@ impl Iterator for Frames<'_> {
                     self.reported = false;
                 }
                 Ok(meta) if !meta.is_file() => return Some(Found::Frame(Source::Stream(arg.clone()))),
-                Ok(_) if store::is_store(arg, &first_bytes(arg).unwrap_or_default(), true) => {
+                Ok(_) if store::is_zip_store(arg, &first_bytes(arg).unwrap_or_default(), true) => {
                     self.members = store_members(arg).into_iter();
                 }
                 // A regular file, or a path that cannot be read: the frame reader says why.
@@ -343,7 +344,7 @@ fn walked(walk: &mut walkdir::IntoIter, entry: walkdir::DirEntry) -> Option<Walk
     }
     match first_bytes(entry.path()) {
         Ok(first) if first == FRAME_MAGIC => Some(Walked::Found(Found::Frame(Source::File(entry.into_path())))),
-        Ok(first) if store::is_store(entry.path(), &first, false) => Some(Walked::Store(entry.into_path())),
+        Ok(first) if store::is_zip_store(entry.path(), &first, false) => Some(Walked::Store(entry.into_path())),
         Ok(_) => None,
         Err(source) => {
             let path = entry.into_path();

@@ -308,3 +308,38 @@ fn walks_find_b2z_stores_by_name_and_magic() {
         stderr(&out)
     );
 }
+
+/// 3.12.2's DictStore's `embed.b2e`, its `estore_metadata` replaced by msgpack in which
+/// `embed_map` is an array: `{"embed_map": [...], "current_offset": 471}`, with the array at byte
+/// 11 (fixmap 0x82, then fixstr "embed_map" of 1 + 9 bytes).
+fn embed_store_with_array_map(dir: &std::path::Path) -> String {
+    let embed = read_fixture("files/blosc2-3-stores/dictstore.b2d/embed.b2e");
+    let mut msgpack = b"\x82\xa9embed_map\x91\xa6/small".to_vec();
+    msgpack.extend_from_slice(b"\xaecurrent_offset\xcd\x01\xd7");
+    let edited = metalayer::frame::edit::Edit::new()
+        .vlmeta("estore_metadata", msgpack)
+        .apply(&embed)
+        .expect("the edit applies");
+    write(dir, "embed.b2e", &edited.frame)
+}
+
+#[test]
+fn an_embed_map_that_does_not_read_is_an_error() {
+    let dir = scratch("stores-embed-map");
+    let path = embed_store_with_array_map(&dir);
+    let at = metalayer::frame::read_frame(&path)
+        .expect("the frame reads")
+        .vlmetalayers[0]
+        .offset;
+    let want = format!(
+        "{path}: estore_metadata, the vlmetalayer at byte {at}: at byte 11 of its msgpack: embed_map is an array \
+         of 1 items, not a map of keys; the frames it places cannot be found"
+    );
+    for args in [&["inspect", "--jsonl"][..], &["inspect", "--tree"][..]] {
+        let mut args = args.to_vec();
+        args.push(&path);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(&want), "{args:?}: {}", stderr(&out));
+    }
+}

@@ -143,8 +143,8 @@ impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], EmbedMapError> {
         let at = self.pos;
         match self.bytes.get(at..at.saturating_add(n)) {
-            Some(b) if at.checked_add(n).is_some() => {
-                self.pos = at + n;
+            Some(b) => {
+                self.pos = at.saturating_add(n);
                 Ok(b)
             }
             _ => self.err(
@@ -236,7 +236,7 @@ impl<'a> Reader<'a> {
             if left == 0 {
                 return Ok(());
             }
-            left -= 1;
+            left = left.saturating_sub(1);
             head = self.head()?;
         }
     }
@@ -265,7 +265,10 @@ impl EmbedMap {
         let Head::Map(pairs) = r.head()? else {
             return r.err(
                 0,
-                format!("{EMBED_METADATA} is not a msgpack map: it starts with {}", r.marker_at(0)),
+                format!(
+                    "{EMBED_METADATA} is not a msgpack map: it starts with {}",
+                    r.marker_at(0)
+                ),
             );
         };
         let mut map = EmbedMap::default();
@@ -315,10 +318,7 @@ fn embed_map(r: &mut Reader<'_>, at: usize) -> Result<Vec<EmbedKey>, EmbedMapErr
         let Some(raw) = r.str()? else {
             return r.err(
                 key_at,
-                format!(
-                    "key {index} of embed_map is not a string: {}",
-                    r.marker_at(key_at)
-                ),
+                format!("key {index} of embed_map is not a string: {}", r.marker_at(key_at)),
             );
         };
         let value_at = r.pos;
@@ -342,14 +342,13 @@ fn place(r: &mut Reader<'_>, at: usize) -> Result<Result<(u64, u64), String>, Em
         other => {
             r.skip_rest(other)?;
             return Ok(Err(format!(
-                "at byte {at}: its place is not a map of offset and length: {marker}"
+                "at byte {at} of its msgpack: not a map of offset and length, but {marker}"
             )));
         }
     };
     let (mut offset, mut length) = (None, None);
     let mut wrong = None;
     for _ in 0..pairs {
-        let key_at = r.pos;
         let key = r.str()?;
         let value_at = r.pos;
         let slot = match key {
@@ -358,7 +357,6 @@ fn place(r: &mut Reader<'_>, at: usize) -> Result<Result<(u64, u64), String>, Em
             _ => {
                 let head = r.head()?;
                 r.skip_rest(head)?;
-                let _ = key_at;
                 continue;
             }
         };
@@ -367,7 +365,7 @@ fn place(r: &mut Reader<'_>, at: usize) -> Result<Result<(u64, u64), String>, Em
             other => {
                 r.skip_rest(other)?;
                 wrong.get_or_insert(format!(
-                    "at byte {value_at}: its {} is not a non-negative integer: {}",
+                    "at byte {value_at} of its msgpack: its {} is not a non-negative integer, but {}",
                     if key == Some(b"offset") { "offset" } else { "length" },
                     r.marker_at(value_at)
                 ));
@@ -380,7 +378,7 @@ fn place(r: &mut Reader<'_>, at: usize) -> Result<Result<(u64, u64), String>, Em
     match (offset, length) {
         (Some(o), Some(n)) => Ok(Ok((o, n))),
         _ => Ok(Err(format!(
-            "at byte {at}: its place has no {}",
+            "at byte {at} of its msgpack: it has no {}",
             if offset.is_none() { "offset" } else { "length" }
         ))),
     }
@@ -446,7 +444,10 @@ pub(crate) fn data<R: Read + Seek>(reader: &mut R, frame: &Frame) -> Result<Vec<
     let header_len = u64::try_from(h.header_len).unwrap_or(u64::MAX);
     let frame_len = h.frame_len;
     let (Ok(cbytes), Ok(nbytes)) = (u64::try_from(h.cbytes), u64::try_from(h.nbytes)) else {
-        return Err(format!("its header's cbytes {} or nbytes {} is negative", h.cbytes, h.nbytes));
+        return Err(format!(
+            "its header's cbytes {} or nbytes {} is negative",
+            h.cbytes, h.nbytes
+        ));
     };
     if usize::try_from(nbytes).is_ok_and(|n| n > DATA_LIMIT) || usize::try_from(nbytes).is_err() {
         return Err(format!(

@@ -10,6 +10,8 @@
 //!   A member that cannot be read in place is an [`Entry::Refused`], and the others are still
 //!   listed.
 //! - [`Store::read_frame`] reads a member's frame: its header and trailer, in place.
+//! - With the feature `edit`, `edit::edit_member` edits one member of a `.b2z`, rewriting the
+//!   zip under its lock.
 //!
 //! A `.b2z` is read through one open file: its end record, the central directory, and each
 //! member's local header; nothing else until a frame is read. [`zip`] holds the records, typed.
@@ -42,6 +44,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+// The readers index nothing directly and do no unchecked arithmetic: no input makes them panic.
+#![deny(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::expect_used
+)]
+
+#[cfg(feature = "edit")]
+pub mod edit;
 mod embed;
 pub mod zip;
 
@@ -52,9 +65,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::prelude::rust_2024::*;
 
-pub use embed::{
-    DATA_LIMIT, EMBED_METADATA, EMBED_STORE_MARKERS, EmbedKey, EmbedMap, EmbedMapError, is_embed_store,
-};
+pub use embed::{DATA_LIMIT, EMBED_METADATA, EMBED_STORE_MARKERS, EmbedKey, EmbedMap, EmbedMapError, is_embed_store};
 
 use crate::frame::{self, FrameBytes, FrameError, Window};
 use zip::{Archive, ZipError};
@@ -172,6 +183,10 @@ impl Place {
     }
 
     /// The frame's length (none for a sparse frame, whose chunks are files of their own).
+    #[allow(
+        clippy::len_without_is_empty,
+        reason = "a frame is never empty; the length is of where it lies"
+    )]
     pub fn len(&self) -> Option<u64> {
         match self {
             Place::Zip { len, .. } | Place::Data { len, .. } | Place::File { len, .. } => Some(*len),
@@ -195,7 +210,6 @@ pub struct Member {
 
 /// What a store lists for one of its names.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Entry {
     /// A member whose frame can be read in place.
     Member(Member),
@@ -264,14 +278,14 @@ pub enum StoreErrorKind {
 #[derive(Debug)]
 pub struct StoreError {
     path: PathBuf,
-    kind: StoreErrorKind,
+    kind: Box<StoreErrorKind>,
 }
 
 impl StoreError {
     fn new(path: &Path, kind: StoreErrorKind) -> StoreError {
         StoreError {
             path: path.to_path_buf(),
-            kind,
+            kind: Box::new(kind),
         }
     }
 
@@ -285,10 +299,15 @@ impl StoreError {
         &self.kind
     }
 
+    /// What went wrong, owned.
+    pub fn into_kind(self) -> StoreErrorKind {
+        *self.kind
+    }
+
     /// The byte offset of what is wrong, where one is known: in the zip file, or in the
     /// `estore_metadata`'s msgpack.
     pub fn offset(&self) -> Option<u64> {
-        match &self.kind {
+        match &*self.kind {
             StoreErrorKind::Zip(e) => e.offset(),
             StoreErrorKind::Frame(e) => e.offset(),
             StoreErrorKind::EmbedMap { error, .. } => u64::try_from(error.at).ok(),
@@ -300,14 +319,15 @@ impl StoreError {
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = self.path.display();
-        match &self.kind {
+        match &*self.kind {
             StoreErrorKind::Io(e) => write!(f, "cannot read {path}: {e}"),
             StoreErrorKind::Zip(e) => write!(f, "{path}: {e}"),
             StoreErrorKind::Frame(e) => write!(f, "{path}: {e}"),
             StoreErrorKind::EmbedMap { vlmeta_offset, error } => write!(
                 f,
-                "{path}: {EMBED_METADATA} (the vlmetalayer at byte {vlmeta_offset}) does not read, and the frames it \
-                 places are lost: {error} of its msgpack"
+                "{path}: {EMBED_METADATA}, the vlmetalayer at byte {vlmeta_offset}: at byte {} of its msgpack: {}; \
+                 the frames it places cannot be found",
+                error.at, error.message
             ),
             StoreErrorKind::Data(message) => write!(f, "{path}: {message}"),
             StoreErrorKind::NotAStore => write!(
@@ -320,7 +340,7 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
+        match &*self.kind {
             StoreErrorKind::Io(e) => Some(e),
             StoreErrorKind::Zip(e) => Some(e),
             StoreErrorKind::Frame(e) => Some(e),
@@ -343,10 +363,16 @@ enum EmbedSource {
 #[derive(Debug)]
 enum Inner {
     /// The zip, open; its central directory.
-    Zip { file: File, archive: Archive },
+    Zip {
+        file: File,
+        archive: Archive,
+    },
     Dir,
     /// The EmbedStore's data, its chunks decompressed.
-    Embed { data: Vec<u8>, map: EmbedMap },
+    Embed {
+        data: Vec<u8>,
+        map: EmbedMap,
+    },
 }
 
 /// An open store: its kind, path and entries.
@@ -388,7 +414,7 @@ impl Store {
     /// ```
     pub fn open_zip(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref();
-        let io = |e| StoreError::new(path, StoreErrorKind::Io(e));
+        let io = |e| StoreError::new(path, StoreErrorKind::Zip(ZipError::Io(e)));
         let zip_error = |e| StoreError::new(path, StoreErrorKind::Zip(e));
         let mut file = File::open(path).map_err(io)?;
         let archive = Archive::read(&mut file).map_err(zip_error)?;
@@ -415,7 +441,11 @@ impl Store {
                 },
             });
         }
-        entries.sort_by(|a, b| a.raw_name().split(|&c| c == b'/').cmp(b.raw_name().split(|&c| c == b'/')));
+        entries.sort_by(|a, b| {
+            a.raw_name()
+                .split(|&c| c == b'/')
+                .cmp(b.raw_name().split(|&c| c == b'/'))
+        });
         Ok(Store {
             path: path.to_path_buf(),
             entries,
@@ -490,7 +520,11 @@ impl Store {
             // Popped in name order.
             stack.extend(below.into_iter().rev());
         }
-        entries.sort_by(|a, b| a.raw_name().split(|&c| c == b'/').cmp(b.raw_name().split(|&c| c == b'/')));
+        entries.sort_by(|a, b| {
+            a.raw_name()
+                .split(|&c| c == b'/')
+                .cmp(b.raw_name().split(|&c| c == b'/'))
+        });
         Ok(Store {
             path: path.to_path_buf(),
             entries,
@@ -520,6 +554,45 @@ impl Store {
         Store::embed_from(path, file, EmbedSource::File)
     }
 
+    /// Opens the EmbedStore whose frame is `len` bytes at `offset` of the file `file` (a member
+    /// of a `.b2z`), named `path` in errors and member paths (`store.b2z/embed.b2e`). The range
+    /// must lie in the file.
+    ///
+    /// ```
+    /// use metalayer::store::Store;
+    ///
+    /// let zip = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-3-stores/dictstore.b2z");
+    /// // embed.b2e: 882 bytes at byte 2586 (python's zipfile says so).
+    /// let store = Store::open_embed_in(zip, 2586, 882, format!("{zip}/embed.b2e"))?;
+    /// assert_eq!(store.members().count(), 2);
+    /// assert!(Store::open_embed_in(zip, 2586, 1 << 40, "x").is_err());
+    /// # Ok::<(), metalayer::store::StoreError>(())
+    /// ```
+    pub fn open_embed_in(
+        file: impl AsRef<Path>,
+        offset: u64,
+        len: u64,
+        path: impl Into<PathBuf>,
+    ) -> Result<Store, StoreError> {
+        let path = path.into();
+        let opened =
+            frame::open_regular(file.as_ref()).map_err(|e| StoreError::new(&path, StoreErrorKind::Frame(e)))?;
+        let file_len = opened
+            .metadata()
+            .map_err(|e| StoreError::new(&path, StoreErrorKind::Io(e)))?
+            .len();
+        if offset.checked_add(len).is_none_or(|end| end > file_len) {
+            return Err(StoreError::new(
+                &path,
+                StoreErrorKind::Io(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    format!("{len} bytes at byte {offset} run past the end of the file ({file_len} bytes)"),
+                )),
+            ));
+        }
+        Store::embed_from(&path, opened, EmbedSource::InZip { offset, len })
+    }
+
     /// Opens the EmbedStore `member` of this store (a `.b2z`'s or a `.b2d`'s `embed.b2e`).
     pub fn open_embed_store(&self, member: &Member) -> Result<Store, StoreError> {
         match (&member.place, &self.inner) {
@@ -544,7 +617,12 @@ impl Store {
     fn embed_from(path: &Path, file: File, source: EmbedSource) -> Result<Store, StoreError> {
         let frame_error = |e| StoreError::new(path, StoreErrorKind::Frame(e));
         let (offset, len) = match source {
-            EmbedSource::File => (0, file.metadata().map_err(|e| StoreError::new(path, StoreErrorKind::Io(e)))?.len()),
+            EmbedSource::File => (
+                0,
+                file.metadata()
+                    .map_err(|e| StoreError::new(path, StoreErrorKind::Io(e)))?
+                    .len(),
+            ),
             EmbedSource::InZip { offset, len } => (offset, len),
         };
         let mut window = Window::new(&file, offset, len).map_err(|e| StoreError::new(path, StoreErrorKind::Io(e)))?;
@@ -591,7 +669,7 @@ impl Store {
                         path.display()
                     )),
                     Err(message) => refused(format!(
-                        "{EMBED_METADATA} of {}: the place of {}: {message} of its msgpack",
+                        "{EMBED_METADATA} of {}: the place of {}: {message}",
                         path.display(),
                         key.key
                     )),
@@ -632,11 +710,24 @@ impl Store {
     /// The path of a member: the store's path, `/` and its name (an EmbedStore's keys start with
     /// `/` already).
     pub fn member_path(&self, member: &Member) -> PathBuf {
+        self.entry_path(&member.raw_name)
+    }
+
+    /// The path of the entry named `raw_name` (a member's, or a refused entry's): the store's
+    /// path, `/` and the name.
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores");
+    /// let store = metalayer::store::Store::open(format!("{dir}/dictstore.b2z"))?;
+    /// assert_eq!(store.entry_path(b"dir/x.b2nd"), std::path::Path::new(&format!("{dir}/dictstore.b2z/dir/x.b2nd")));
+    /// # Ok::<(), metalayer::store::StoreError>(())
+    /// ```
+    pub fn entry_path(&self, raw_name: &[u8]) -> PathBuf {
         let mut path = self.path.as_os_str().to_owned();
-        if !member.raw_name.starts_with(b"/") {
+        if !raw_name.starts_with(b"/") {
             path.push("/");
         }
-        path.push(os_str(&member.raw_name));
+        path.push(os_str(raw_name));
         PathBuf::from(path)
     }
 

@@ -66,7 +66,6 @@ const ZIP64_EXTRA_ID: u16 = 1;
 /// Why a zip could not be read: the file, or the zip's structure, with the byte offset of what
 /// is wrong.
 #[derive(Debug)]
-#[non_exhaustive]
 pub enum ZipError {
     /// The file could not be read.
     Io(io::Error),
@@ -169,7 +168,10 @@ fn expect(bytes: &[u8], at: u64, signature: u32, len: usize, what: &str, magic: 
     if bytes.len() < len {
         return ZipError::at(
             at,
-            format!("at byte {at}: the {what} is {len} bytes, and only {} are there", bytes.len()),
+            format!(
+                "at byte {at}: the {what} is {len} bytes, and only {} are there",
+                bytes.len()
+            ),
         );
     }
     Ok(())
@@ -216,7 +218,14 @@ impl EndRecord {
 
     /// The record whose bytes start `bytes`, read at `at`.
     pub fn parse(bytes: &[u8], at: u64) -> Result<EndRecord, ZipError> {
-        expect(bytes, at, Self::SIGNATURE, Self::LEN, "end-of-central-directory record", "PK\\x05\\x06")?;
+        expect(
+            bytes,
+            at,
+            Self::SIGNATURE,
+            Self::LEN,
+            "end-of-central-directory record",
+            "PK\\x05\\x06",
+        )?;
         let f16 = |off| u16_at(bytes, off).unwrap_or_default();
         Ok(EndRecord {
             at,
@@ -247,8 +256,9 @@ impl EndRecord {
     pub fn find(tail: &[u8], tail_at: u64) -> Result<EndRecord, ZipError> {
         let signature = Self::SIGNATURE.to_le_bytes();
         let found = (0..tail.len().saturating_sub(Self::LEN - 1)).rev().find(|&i| {
-            tail.get(i..i + 4) == Some(&signature[..])
-                && u16_at(tail, i + 20).is_some_and(|c| i + Self::LEN + usize::from(c) == tail.len())
+            tail.get(i..).and_then(|t| t.get(..4)) == Some(&signature[..])
+                && u16_at(tail, i.saturating_add(20))
+                    .is_some_and(|c| i.saturating_add(Self::LEN).saturating_add(usize::from(c)) == tail.len())
         });
         let Some(i) = found else {
             return ZipError::at(
@@ -260,7 +270,7 @@ impl EndRecord {
                 ),
             );
         };
-        Self::parse(tail.get(i..).unwrap_or_default(), tail_at + wide(i))
+        Self::parse(tail.get(i..).unwrap_or_default(), tail_at.saturating_add(wide(i)))
     }
 }
 
@@ -455,14 +465,15 @@ impl CentralEntry {
         let f32 = |off| u32_at(fixed, off).unwrap_or_default();
         let (name_len, extra_len, comment_len) = (usize::from(f16(28)), usize::from(f16(30)), usize::from(f16(32)));
         let name_at = Self::LEN;
-        let len = name_at + name_len + extra_len + comment_len;
+        // At most 46 + 3 * 65,535: no overflow.
+        let extra_at = name_at.saturating_add(name_len);
+        let comment_at = extra_at.saturating_add(extra_len);
+        let len = comment_at.saturating_add(comment_len);
         if len > bytes.len() {
             return truncated();
         }
-        let name = bytes.get(name_at..name_at + name_len).unwrap_or_default();
-        let extra = bytes
-            .get(name_at + name_len..name_at + name_len + extra_len)
-            .unwrap_or_default();
+        let name = bytes.get(name_at..extra_at).unwrap_or_default();
+        let extra = bytes.get(extra_at..comment_at).unwrap_or_default();
         let mut entry = CentralEntry {
             at,
             flags: f16(8),
@@ -523,7 +534,7 @@ impl CentralEntry {
                     return short(super::shown_name(&self.name));
                 };
                 *field = v;
-                pos += 8;
+                pos = pos.saturating_add(8);
             }
         }
         if disk_saturated {
@@ -539,12 +550,14 @@ impl CentralEntry {
 /// The data of the zip64 extended information extra field (id 1) among `extra`'s fields.
 fn zip64_extra(extra: &[u8]) -> Option<&[u8]> {
     let mut pos = 0;
-    while let (Some(id), Some(len)) = (u16_at(extra, pos), u16_at(extra, pos + 2)) {
-        let data = extra.get(pos + 4..pos + 4 + usize::from(len)).unwrap_or_default();
+    while let (Some(id), Some(len)) = (u16_at(extra, pos), u16_at(extra, pos.saturating_add(2))) {
+        let data_at = pos.saturating_add(4);
+        let next = data_at.saturating_add(usize::from(len));
+        let data = extra.get(data_at..next).unwrap_or_default();
         if id == ZIP64_EXTRA_ID {
             return Some(data);
         }
-        pos += 4 + usize::from(len);
+        pos = next;
     }
     None
 }
@@ -594,7 +607,14 @@ impl LocalHeader {
     /// # Ok::<(), metalayer::store::zip::ZipError>(())
     /// ```
     pub fn parse(bytes: &[u8], at: u64) -> Result<LocalHeader, ZipError> {
-        expect(bytes, at, Self::SIGNATURE, Self::LEN, "member's local header", "PK\\x03\\x04")?;
+        expect(
+            bytes,
+            at,
+            Self::SIGNATURE,
+            Self::LEN,
+            "member's local header",
+            "PK\\x03\\x04",
+        )?;
         Ok(LocalHeader {
             at,
             flags: u16_at(bytes, 6).unwrap_or_default(),
@@ -693,11 +713,11 @@ impl Archive {
         let mut entries = Vec::new();
         let (mut pos, mut index) = (0usize, 0u64);
         while more(pos, index) {
-            let at = dir.offset + wide(pos);
+            let at = dir.offset.saturating_add(wide(pos));
             let entry = CentralEntry::parse(central.get(pos..).unwrap_or_default(), at, index)?;
-            pos += entry.len;
+            pos = pos.saturating_add(entry.len);
             entries.push(entry);
-            index += 1;
+            index = index.saturating_add(1);
         }
         if dir.at_least && index < dir.entries {
             return ZipError::at(
@@ -711,13 +731,13 @@ impl Archive {
         }
         if pos != central.len() {
             return ZipError::at(
-                dir.offset + wide(pos),
+                dir.offset.saturating_add(wide(pos)),
                 format!(
                     "at byte {}: the central directory's {} entries end {} bytes before its stated end at byte {}",
-                    dir.offset + wide(pos),
+                    dir.offset.saturating_add(wide(pos)),
                     dir.entries,
-                    central.len() - pos,
-                    dir.offset + dir.size
+                    central.len().saturating_sub(pos),
+                    dir.offset.saturating_add(dir.size)
                 ),
             );
         }
@@ -761,7 +781,11 @@ impl Archive {
     /// The entry's local header, read and checked to lie, with the data it announces, before the
     /// central directory (its name and extra fields are not read). The inner `Err` is a
     /// refusal's message; the outer one, the file not read.
-    fn local_header<R: Read + Seek>(&self, file: &mut R, entry: &CentralEntry) -> io::Result<Result<LocalHeader, String>> {
+    fn local_header<R: Read + Seek>(
+        &self,
+        file: &mut R,
+        entry: &CentralEntry,
+    ) -> io::Result<Result<LocalHeader, String>> {
         let data_end = self.directory.offset;
         let header_offset = entry.header_offset;
         if entry.disk != 0 {
@@ -770,7 +794,10 @@ impl Archive {
                 entry.at, entry.disk
             )));
         }
-        if header_offset.checked_add(wide(LocalHeader::LEN)).is_none_or(|end| end > data_end) {
+        if header_offset
+            .checked_add(wide(LocalHeader::LEN))
+            .is_none_or(|end| end > data_end)
+        {
             return Ok(Err(format!(
                 "the central directory entry at byte {} places the member's local header at byte {header_offset}, \
                  past the members' end at byte {data_end}",
@@ -783,7 +810,10 @@ impl Archive {
             Err(e) => return Ok(Err(e.to_string())),
         };
         let offset = header.data_offset();
-        if offset.checked_add(entry.compressed_size).is_none_or(|end| end > data_end) {
+        if offset
+            .checked_add(entry.compressed_size)
+            .is_none_or(|end| end > data_end)
+        {
             return Ok(Err(format!(
                 "the member's {} bytes at byte {offset} run past the members' end at byte {data_end}",
                 entry.compressed_size
@@ -833,12 +863,11 @@ impl Archive {
 
     /// Refuses two entries of one name, with both local headers' offsets.
     fn unique_names(&self) -> Result<(), ZipError> {
-        let central = &self.entries;
-        let mut order: Vec<usize> = (0..central.len()).collect();
+        let mut order: Vec<&CentralEntry> = self.entries.iter().collect();
         // Stable: among entries of one name, central directory order.
-        order.sort_by(|&a, &b| name_key(&central[a]).cmp(name_key(&central[b])));
+        order.sort_by(|a, b| name_key(a).cmp(name_key(b)));
         for pair in order.windows(2) {
-            let (first, second) = (&central[pair[0]], &central[pair[1]]);
+            let [first, second] = pair else { continue };
             if name_key(first) == name_key(second) {
                 return ZipError::at(
                     first.header_offset,
@@ -859,10 +888,10 @@ impl Archive {
     /// Refuses entries whose bytes overlap: each must start at or after the end of the one
     /// before.
     fn no_overlap(&self, spans: &[Span]) -> Result<(), ZipError> {
-        let mut order: Vec<usize> = (0..spans.len()).collect();
-        order.sort_by_key(|&i| (spans[i].start, spans[i].end));
+        let mut order: Vec<(&Span, &CentralEntry)> = spans.iter().zip(&self.entries).collect();
+        order.sort_by_key(|(span, _)| (span.start, span.end));
         for pair in order.windows(2) {
-            let (a, b) = (&spans[pair[0]], &spans[pair[1]]);
+            let [(a, a_entry), (b, b_entry)] = pair else { continue };
             if b.start < a.end {
                 return ZipError::at(
                     b.start,
@@ -870,8 +899,8 @@ impl Archive {
                         "at byte {}: the local header of member {:?} lies inside member {:?}, whose local header at byte {} \
                          and data run to byte {}",
                         b.start,
-                        self.entries[pair[1]].shown_name(),
-                        self.entries[pair[0]].shown_name(),
+                        b_entry.shown_name(),
+                        a_entry.shown_name(),
                         a.start,
                         a.end
                     ),
@@ -894,8 +923,8 @@ impl Archive {
         let header = self.local_header(file, entry).map_err(io)??;
         let start = entry.header_offset;
         let data = header.data_offset();
-        let fields_at = start + wide(LocalHeader::LEN);
-        let fields = read_at(file, fields_at, data - fields_at).map_err(io)?;
+        let fields_at = start.saturating_add(wide(LocalHeader::LEN));
+        let fields = read_at(file, fields_at, data.saturating_sub(fields_at)).map_err(io)?;
         let (name, extra) = fields.split_at(usize::from(header.name_len).min(fields.len()));
         if name != entry.name {
             return Err(format!(
@@ -906,19 +935,22 @@ impl Archive {
             ));
         }
         let zip64 = zip64_extra(extra).is_some();
-        let mut end = data + entry.compressed_size;
+        // `local_header` checked that the data ends before the central directory.
+        let mut end = data.saturating_add(entry.compressed_size);
         if entry.flags & DATA_DESCRIPTOR != 0 {
             // CRC-32 and the two sizes (8 bytes each with zip64), after an optional signature.
             let sizes = if zip64 || entry.zip64 { 16 } else { 8 };
             let signed = end < data_end
-                && read_at(file, end, 4.min(data_end - end)).map_err(io)? == DESCRIPTOR_SIGNATURE.to_le_bytes();
-            let len = 4 + sizes + if signed { 4 } else { 0 };
-            if end + len > data_end {
+                && read_at(file, end, 4.min(data_end.saturating_sub(end))).map_err(io)?
+                    == DESCRIPTOR_SIGNATURE.to_le_bytes();
+            let len: u64 = if signed { 8 } else { 4 };
+            let len = len.saturating_add(sizes);
+            if end.saturating_add(len) > data_end {
                 return Err(format!(
                     "the member's data descriptor, {len} bytes at byte {end}, runs past the members' end at byte {data_end}"
                 ));
             }
-            end += len;
+            end = end.saturating_add(len);
         }
         Ok(Span { start, end, zip64 })
     }
@@ -985,8 +1017,8 @@ fn method_name(method: u16) -> String {
 /// Finds the end record in the last 64 KiB + 22 bytes of the file, and, when a zip64 locator
 /// precedes it, the zip64 record, as python's `zipfile` reads them.
 fn directory<R: Read + Seek>(file: &mut R, file_len: u64) -> Result<Directory, ZipError> {
-    let tail_len = file_len.min(wide(EndRecord::LEN) + MAX_COMMENT);
-    let tail_at = file_len - tail_len;
+    let tail_len = file_len.min(wide(EndRecord::LEN).saturating_add(MAX_COMMENT));
+    let tail_at = file_len.saturating_sub(tail_len);
     let tail = read_at(file, tail_at, tail_len)?;
     let end = EndRecord::find(&tail, tail_at)?;
     let eocd_at = end.at;
@@ -1000,11 +1032,11 @@ fn directory<R: Read + Seek>(file: &mut R, file_len: u64) -> Result<Directory, Z
     for (what, value, field) in [("size", end.cd_size, 12), ("offset", end.cd_offset, 16)] {
         if value == u32::MAX {
             return ZipError::at(
-                eocd_at + field,
+                eocd_at.saturating_add(field),
                 format!(
                     "at byte {}: the end record's central directory {what} is 0xffffffff, which calls for \
                      zip64 records, and no zip64 locator (PK\\x06\\x07) precedes the end record at byte {eocd_at}",
-                    eocd_at + field
+                    eocd_at.saturating_add(field)
                 ),
             );
         }
@@ -1062,17 +1094,20 @@ fn zip64_directory<R: Read + Seek>(file: &mut R, locator: &Zip64Locator, eocd_at
             "at byte {record_at}: expected the zip64 end-of-central-directory record (PK\\x06\\x06) its locator at byte {locator_at} points at"
         ),
     })?;
-    if record.record_size < wide(Zip64EndRecord::LEN) - 12
-        || record_at.checked_add(12).and_then(|a| a.checked_add(record.record_size)) != Some(locator_at)
+    if record.record_size < wide(Zip64EndRecord::LEN).saturating_sub(12)
+        || record_at
+            .checked_add(12)
+            .and_then(|a| a.checked_add(record.record_size))
+            != Some(locator_at)
     {
         return ZipError::at(
-            record_at + 4,
+            record_at.saturating_add(4),
             format!(
                 "at byte {}: the zip64 record at byte {record_at} says {} bytes follow its size field; \
                  its locator at byte {locator_at} calls for {}",
-                record_at + 4,
+                record_at.saturating_add(4),
                 record.record_size,
-                locator_at - record_at - 12
+                locator_at.saturating_sub(record_at).saturating_sub(12)
             ),
         );
     }
