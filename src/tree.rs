@@ -43,6 +43,7 @@
 //! ```
 
 use std::borrow::ToOwned;
+use std::boxed::Box;
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::fs::{self, File};
@@ -461,10 +462,10 @@ impl Scope {
 /// One directory, zip or EmbedStore being walked.
 #[derive(Debug)]
 enum Level {
-    /// A directory of the file system.
-    Dir(DirLevel),
-    /// A zip's members, or an EmbedStore's keys.
-    Store(StoreLevel),
+    /// A directory of the file system (boxed: it holds nodes waiting for their turn).
+    Dir(Box<DirLevel>),
+    /// A zip's members, or an EmbedStore's keys (boxed as well).
+    Store(Box<StoreLevel>),
 }
 
 /// A directory of the file system being walked.
@@ -647,7 +648,7 @@ impl Tree {
                 components(name(a)).cmp(components(name(b)))
             });
         }
-        self.levels.push(Level::Store(StoreLevel {
+        self.levels.push(Level::Store(Box::new(StoreLevel {
             store,
             keys,
             order: order.into_iter(),
@@ -655,7 +656,7 @@ impl Tree {
             scope,
             open: Vec::new(),
             embed,
-        }));
+        })));
     }
 
     /// A directory's node, held until something under it is yielded (the root's is yielded at
@@ -715,7 +716,7 @@ impl Tree {
         } else {
             Some(node)
         };
-        self.levels.push(Level::Dir(DirLevel {
+        self.levels.push(Level::Dir(Box::new(DirLevel {
             path,
             names: names.into_iter(),
             depth,
@@ -723,7 +724,7 @@ impl Tree {
             pending,
             embed,
             id,
-        }));
+        })));
     }
 
     /// A `.b2z` store's node, and the level of its members.

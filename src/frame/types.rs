@@ -381,9 +381,12 @@ impl Header {
     /// `nbytes / cbytes`, python-blosc2's `cratio`; `None` when no byte is compressed.
     ///
     /// ```
-    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
-    /// let header = metalayer::frame::read_frame(path)?.header;
-    /// assert_eq!(header.ratio(), Some(header.nbytes as f64 / header.cbytes as f64));
+    /// // python-blosc2 4.14.1 wrote 18000 bytes in 417 (expected.json: cratio 43.165...).
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores/treestore.b2d/g/h/i/deep.b2nd");
+    /// assert_eq!(metalayer::frame::read_frame(path)?.header.ratio(), Some(18000.0 / 417.0));
+    /// // A frame whose cbytes is 0 has no ratio.
+    /// let empty = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// assert_eq!(metalayer::frame::read_frame(empty)?.header.ratio(), None);
     /// # Ok::<(), metalayer::frame::FrameError>(())
     /// ```
     #[allow(clippy::cast_precision_loss)]
