@@ -44,7 +44,7 @@
 
 use std::borrow::ToOwned;
 use std::boxed::Box;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::ffi::{OsStr, OsString};
 use std::fs::{self, File};
 use std::io::{self, Read};
@@ -348,7 +348,7 @@ impl fmt::Display for TreeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TreeError::Frame(e) => fmt::Display::fmt(e, f),
-            TreeError::Io { path, source } => write!(f, "cannot read {}: {source}", path.display()),
+            TreeError::Io { path, .. } => write!(f, "cannot read {}", path.display()),
             TreeError::Loop { path, ancestor } => write!(
                 f,
                 "{}: a symbolic link loop: it leads back to {}",
@@ -357,17 +357,19 @@ impl fmt::Display for TreeError {
             ),
             TreeError::Store(e) => fmt::Display::fmt(e, f),
             TreeError::Member { path, message } => write!(f, "{}: {message}", path.display()),
-            TreeError::Array { name, source } => write!(f, "metalayer {name}: {source}"),
+            TreeError::Array { name, .. } => write!(f, "metalayer {name}"),
         }
     }
 }
 
+/// The source of each error is what its message does not say already: a store's message holds
+/// its inner error's, so the chain goes on from that error's source.
 impl std::error::Error for TreeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             TreeError::Frame(e) => e.source(),
             TreeError::Io { source, .. } => Some(source),
-            TreeError::Store(e) => e.source(),
+            TreeError::Store(e) => e.source().and_then(|inner| inner.source()),
             TreeError::Array { source, .. } => Some(source),
             TreeError::Loop { .. } | TreeError::Member { .. } => None,
         }
@@ -391,8 +393,8 @@ struct Scope {
     /// The key of the directory in that store (`""` at its root, `/g` below); `None` where
     /// nodes have no key (outside stores, in the directories of an EmbedStore's keys).
     key: Option<String>,
-    /// The store's EmbedStore, for its groups' vlmeta.
-    embed: Option<Rc<Store>>,
+    /// The store's groups' vlmeta, from its EmbedStore.
+    groups: Option<Rc<Groups>>,
     /// Whether these are the directories of an EmbedStore's keys.
     in_keys: bool,
 }
@@ -403,7 +405,7 @@ impl Scope {
         Scope {
             store: Some(kind),
             key: Some(String::new()),
-            embed,
+            groups: embed.map(|embed| Rc::new(Groups::new(embed))),
             in_keys: false,
         }
     }
@@ -413,7 +415,7 @@ impl Scope {
         Scope {
             store: self.store,
             key: self.dir_key(name),
-            embed: self.embed.clone(),
+            groups: self.groups.clone(),
             in_keys: self.in_keys,
         }
     }
@@ -423,7 +425,7 @@ impl Scope {
         Scope {
             store: self.store,
             key: None,
-            embed: None,
+            groups: None,
             in_keys: true,
         }
     }
@@ -450,12 +452,46 @@ impl Scope {
         self.key.as_ref().map(|k| format!("{k}/{name}"))
     }
 
-    /// The vlmeta frame of the group whose key is `key`, from the store's EmbedStore.
-    fn group_vlmeta(&self, key: &str) -> Option<FrameBytes> {
-        let embed = self.embed.as_ref()?;
-        let name = format!("{key}/{}", kind::GROUP_VLMETA);
-        let member = embed.members().find(|m| m.name == name)?;
-        embed.read_frame(member).ok()
+    /// Gives `node`, the group whose key is `key` (`""` for the store's root), its vlmeta
+    /// frame from the store's EmbedStore; an error of the node when that frame does not read.
+    fn give_group_vlmeta(&self, node: &mut Node, key: &str) {
+        let Some(groups) = &self.groups else { return };
+        match groups.read(key) {
+            Some(Ok(bytes)) => node.group_vlmeta = Some(bytes),
+            Some(Err(e)) => node.errors.push(TreeError::Frame(e)),
+            None => {}
+        }
+    }
+}
+
+/// A store's EmbedStore, with where its groups' vlmeta frames are among its keys: python-blosc2
+/// keeps the vlmeta of the group `/g` under `/g/__vlmeta__`, the root's under `/__vlmeta__`.
+#[derive(Debug)]
+struct Groups {
+    embed: Rc<Store>,
+    /// The group's key, and the index of its vlmeta's entry.
+    vlmeta: BTreeMap<String, usize>,
+}
+
+impl Groups {
+    fn new(embed: Rc<Store>) -> Groups {
+        let vlmeta = embed
+            .entries()
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| kind::is_group_vlmeta_key(e.name()))
+            .filter_map(|(i, e)| {
+                let group = e.name().strip_suffix(kind::GROUP_VLMETA)?.strip_suffix('/')?;
+                Some((group.to_owned(), i))
+            })
+            .collect();
+        Groups { embed, vlmeta }
+    }
+
+    /// The vlmeta frame of the group `key`, if it has one that can be read in place.
+    fn read(&self, key: &str) -> Option<Result<FrameBytes, FrameError>> {
+        let entry = self.embed.entries().get(*self.vlmeta.get(key)?)?;
+        Some(self.embed.read_frame(entry.member()?))
     }
 }
 
@@ -686,8 +722,8 @@ impl Tree {
         };
         names.sort();
         let mut inner = scope.dir(&name_str);
-        if let Some(key) = node.key.as_deref().filter(|_| scope.store.is_some()) {
-            node.group_vlmeta = scope.group_vlmeta(key);
+        if let Some(key) = node.key.clone().filter(|_| scope.store.is_some()) {
+            scope.give_group_vlmeta(&mut node, &key);
         }
         let mut embed = None;
         if names.iter().any(|n| n == kind::EMBED_MEMBER) {
@@ -706,7 +742,7 @@ impl Tree {
             if let Some(found) = found {
                 node.kind = found;
                 inner = Scope::store(found, held.clone());
-                node.group_vlmeta = inner.group_vlmeta("");
+                inner.give_group_vlmeta(&mut node, "");
             }
             embed = Some((embed_node, held));
         }
@@ -754,7 +790,7 @@ impl Tree {
             if let Some(found) = found {
                 node.kind = found;
                 inner = Scope::store(found, held.clone());
-                node.group_vlmeta = inner.group_vlmeta("");
+                inner.give_group_vlmeta(&mut node, "");
             }
             embed = Some((embed_node, held));
         }
@@ -823,8 +859,8 @@ impl Tree {
             let depth = level.depth.saturating_add(level.open.len()).saturating_add(1);
             let mut node = Node::new(PathBuf::from(&path), OsString::from(*dir), depth, scope.dir_kind());
             node.key = scope.dir_key(dir);
-            if let Some(key) = node.key.as_deref() {
-                node.group_vlmeta = scope.group_vlmeta(key);
+            if let Some(key) = node.key.clone() {
+                scope.give_group_vlmeta(&mut node, &key);
             }
             level.open.push(((*dir).to_owned(), scope.dir(dir)));
             dir_nodes.push(node);
