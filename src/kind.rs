@@ -28,8 +28,8 @@ use crate::store::{EMBED_STORE_FILE, EMBED_STORE_MARKERS};
 /// The class that wrote a frame, a store or a directory of one.
 ///
 /// Unknown shapes are [`SChunk`](Kind::SChunk) (a frame with no marker python-blosc2 knows) or
-/// [`Unknown`](Kind::Unknown) (a marker that does not read), never an error. [`Display`]
-/// gives python-blosc2's class names.
+/// [`Unknown`](Kind::Unknown) (a marker that does not read), never an error.
+/// [`Display`](core::fmt::Display) gives python-blosc2's class names.
 ///
 /// ```
 /// use metalayer::Kind;
