@@ -281,8 +281,13 @@ pub fn is_group_vlmeta_key(key: &str) -> bool {
     key.ends_with(GROUP_VLMETA_SUFFIX)
 }
 
-/// The last component of the key under which python-blosc2 keeps a group's vlmeta.
+/// The last component of the key under which python-blosc2 keeps a group's vlmeta in its
+/// EmbedStore.
 pub const GROUP_VLMETA: &str = "__vlmeta__";
+
+/// The member in which python-blosc2 keeps a TreeStore group's vlmeta when it is not in the
+/// EmbedStore: `__vlmeta__.b2f` in the group's directory.
+pub const GROUP_VLMETA_MEMBER: &str = "__vlmeta__.b2f";
 
 const GROUP_VLMETA_SUFFIX: &str = "/__vlmeta__";
 

@@ -154,8 +154,9 @@ impl Node {
     }
 
     /// A TreeStore's (or one of its groups') own vlmeta: the frame python-blosc2 keeps them in,
-    /// its EmbedStore's `/__vlmeta__` (`/g/__vlmeta__` for the group `/g`), whose vlmetalayers
-    /// they are. `None` for other nodes.
+    /// its EmbedStore's `/__vlmeta__` (`/g/__vlmeta__` for the group `/g`), or else the member
+    /// `__vlmeta__.b2f` of the group's directory, whose vlmetalayers they are. `None` for other
+    /// nodes.
     pub fn group_vlmeta(&self) -> Option<&FrameBytes> {
         self.group_vlmeta.as_ref()
     }
@@ -430,6 +431,12 @@ impl Scope {
         }
     }
 
+    /// Whether this is a TreeStore's (or a CTable's) directory, whose vlmeta python-blosc2 may
+    /// keep in a `__vlmeta__.b2f` member of it.
+    fn is_tree(&self) -> bool {
+        !self.in_keys && matches!(self.store, Some(Kind::TreeStore | Kind::CTable))
+    }
+
     /// The kind of a directory here.
     fn dir_kind(&self) -> Kind {
         if self.in_keys {
@@ -538,6 +545,9 @@ struct StoreLevel {
     open: Vec<(String, Scope)>,
     /// The `embed.b2e` read to find the store's kind, kept for its turn.
     embed: Option<(Node, Option<Rc<Store>>)>,
+    /// The `__vlmeta__.b2f` members: their directory's name (`""` at the root), and their
+    /// entry.
+    group_files: BTreeMap<String, usize>,
 }
 
 impl Tree {
@@ -684,6 +694,23 @@ impl Tree {
                 components(name(a)).cmp(components(name(b)))
             });
         }
+        let group_files = if keys {
+            BTreeMap::new()
+        } else {
+            let suffix = format!("/{}", kind::GROUP_VLMETA_MEMBER);
+            store
+                .entries()
+                .iter()
+                .enumerate()
+                .filter_map(|(i, e)| {
+                    let dir = match e.name() {
+                        kind::GROUP_VLMETA_MEMBER => "",
+                        name => name.strip_suffix(&suffix)?,
+                    };
+                    Some((dir.to_owned(), i))
+                })
+                .collect()
+        };
         self.levels.push(Level::Store(Box::new(StoreLevel {
             store,
             keys,
@@ -692,6 +719,7 @@ impl Tree {
             scope,
             open: Vec::new(),
             embed,
+            group_files,
         })));
     }
 
@@ -746,6 +774,9 @@ impl Tree {
             }
             embed = Some((embed_node, held));
         }
+        if inner.is_tree() && node.group_vlmeta.is_none() && names.iter().any(|n| n == kind::GROUP_VLMETA_MEMBER) {
+            give_vlmeta_frame(&mut node, read_file(&path.join(kind::GROUP_VLMETA_MEMBER)));
+        }
         let pending = if depth == 0 {
             self.queue.push_back(node);
             None
@@ -793,6 +824,12 @@ impl Tree {
                 inner.give_group_vlmeta(&mut node, "");
             }
             embed = Some((embed_node, held));
+        }
+        if inner.is_tree()
+            && node.group_vlmeta.is_none()
+            && let Some(m) = member(kind::GROUP_VLMETA_MEMBER)
+        {
+            give_vlmeta_frame(&mut node, read_member(&store, m));
         }
         self.emit(node);
         self.push_store(store, false, depth, inner, embed);
@@ -862,7 +899,19 @@ impl Tree {
             if let Some(key) = node.key.clone() {
                 scope.give_group_vlmeta(&mut node, &key);
             }
-            level.open.push(((*dir).to_owned(), scope.dir(dir)));
+            let inner = scope.dir(dir);
+            if inner.is_tree() && node.group_vlmeta.is_none() {
+                let mut name: Vec<&str> = level.open.iter().map(|(n, _)| n.as_str()).collect();
+                name.push(dir);
+                let entry = level
+                    .group_files
+                    .get(&name.join("/"))
+                    .and_then(|&i| store.entries().get(i));
+                if let Some(member) = entry.and_then(Entry::member) {
+                    give_vlmeta_frame(&mut node, read_member(store, member));
+                }
+            }
+            level.open.push(((*dir).to_owned(), inner));
             dir_nodes.push(node);
         }
         let scope = level.open.last().map_or(&level.scope, |(_, s)| s).clone();
@@ -965,6 +1014,15 @@ fn store_kind(
         .as_ref()
         .is_some_and(|h| h.entries().iter().any(|e| kind::is_group_vlmeta_key(e.name())));
     (Some(Kind::of_store(marker, group_vlmeta, ctable())), held)
+}
+
+/// Gives a group's node the vlmeta frame read as `read` returned it; its error is the node's.
+fn give_vlmeta_frame(node: &mut Node, read: (Option<Content>, Option<FrameError>)) {
+    if let (Some(Content::Frame(bytes)), _) = read {
+        node.group_vlmeta = Some(bytes);
+    } else if let (_, Some(e)) = read {
+        node.errors.push(TreeError::Frame(e));
+    }
 }
 
 /// Whether a frame's vlmetalayers say it is a CTable's `_meta`.

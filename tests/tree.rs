@@ -258,3 +258,37 @@ fn a_loop_of_links_is_an_error_of_its_node() {
     );
     assert_eq!(nodes.len(), 4);
 }
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// A TreeStore group's vlmeta kept as a `__vlmeta__.b2f` member of its directory (python-blosc2
+/// 4.14.1 wrote `treestore_group_vlmeta.b2f` so: its vlmetalayer `title` is "group vlmeta",
+/// expected.json's chunk `...ac67726f757020766c6d657461`): the group's node holds it.
+#[test]
+fn a_group_vlmeta_member_belongs_to_its_group() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let store = dir.path().join("treestore.b2d");
+    copy_dir(&fixture("files/blosc2-4-stores/treestore.b2d"), &store);
+    std::fs::copy(
+        fixture("files/blosc2-4-own/treestore_group_vlmeta.b2f"),
+        store.join("g/h/i/__vlmeta__.b2f"),
+    )
+    .expect("copy");
+    let group = Tree::new(&store)
+        .find(|n| n.key() == Some("/g/h/i"))
+        .expect("the group");
+    assert_eq!(group.kind(), Kind::TreeStore);
+    let want = serde_json::json!({"title": "group vlmeta"});
+    assert_vlmeta(&group, &want, "/g/h/i");
+}
