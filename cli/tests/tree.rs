@@ -388,3 +388,33 @@ fn long_names_and_control_bytes_in_names() {
         }
     }
 }
+
+/// An EmbedStore whose `embed_map` claims one key more than it holds: its frames cannot be
+/// placed, and `--tree` says so (exit 1, the path, and the vlmetalayer's byte), never silently.
+#[test]
+fn an_embed_map_that_does_not_read_is_an_error() {
+    let dir = common::scratch("tree-embed-lying");
+    let mut bytes = embed_store(3);
+    // The map32's count, right after "embed_map" (0xa9 and its 9 bytes) in the msgpack, which
+    // the chunk holds uncompressed: 3 becomes 4.
+    let at = bytes
+        .windows(14)
+        .position(|w| w == b"\xa9embed_map\xdf\x00\x00\x00")
+        .expect("the map's count")
+        + 14;
+    assert_eq!(bytes[at], 3);
+    bytes[at] = 4;
+    let path = common::write(&dir, "embed.b2e", &bytes);
+    for format in [None, Some("--jsonl")] {
+        let mut args = vec!["inspect", "--tree"];
+        args.extend(format);
+        args.push(&path);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(&path) && err.contains("estore_metadata") && err.contains("byte"),
+            "{err}"
+        );
+    }
+}
