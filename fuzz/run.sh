@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 
 SECONDS_PER_TARGET="${1:-600}"
 JOBS="${JOBS:-2}"
-TARGETS=(decode_b2nd_v1 decode_b2nd_v0 decode_caterva_v0 dispatch frame vlmeta schema value)
+TARGETS=(decode_b2nd_v1 decode_b2nd_v0 decode_caterva_v0 dispatch frame vlmeta schema value store)
 
 # libFuzzer's instrumentation flags are unstable options: let the stable toolchain accept them.
 export RUSTC_BOOTSTRAP=1

@@ -349,3 +349,34 @@ fn every_fixture_store_lists_pythons_members() {
     // DictStore and TreeStore of 3.12.2 and 4.14.1, and 4.14.1's CTable, each as .b2d and .b2z.
     assert_eq!(seen, 10);
 }
+
+#[test]
+fn an_embed_store_of_100000_keys_opens() {
+    // 100,000 keys, each placing the frame of /small (0, 259): a map32 of fixstr keys
+    // "/k000000".. and the place of 4.1.
+    const KEYS: u32 = 100_000;
+    let mut map = vec![0xdf];
+    map.extend_from_slice(&KEYS.to_be_bytes());
+    for i in 0..KEYS {
+        map.extend(s(&format!("/k{i:06}")));
+        map.extend(place(0, 259));
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("store-embed-100000");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let frame = std::fs::read(fixture(EMBED)).unwrap_or_default();
+    let edited = Edit::new()
+        .vlmeta(EMBED_METADATA, metadata(&map))
+        .apply(&frame)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.join("embed.b2e");
+    std::fs::write(&path, &edited.frame).unwrap_or_else(|e| panic!("{e}"));
+    let store = Store::open_embed(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(store.members().count(), 100_000);
+    let last = store.members().last().unwrap_or_else(|| panic!("a member"));
+    assert_eq!(
+        (last.name.as_str(), &last.place),
+        ("/k099999", &Place::Data { offset: 0, len: 259 })
+    );
+    let frame = store.read_frame(last).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(frame.frame().map(|f| f.header.frame_len).ok(), Some(259));
+}
