@@ -63,3 +63,68 @@ pub enum Known {
     #[metalayer(schema = "caterva_v0")]
     Caterva(CatervaV0),
 }
+
+impl Known {
+    /// The array's shape, whichever layout holds it.
+    ///
+    /// ```
+    /// use metalayer::Known;
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/dtype_i4le.b2nd");
+    /// let bytes = std::fs::read(path).unwrap();
+    /// // The b2nd metalayer's content: 0x35 bytes at 0x70 (see `metalayer::frame::FrameMetalayer`).
+    /// let meta = Known::decode("b2nd", &bytes[0x70..0x70 + 0x35])?;
+    /// // python-blosc2 wrote it with shape (3, 4), chunks (2, 2) and blocks (1, 2).
+    /// assert_eq!((meta.shape(), meta.chunks(), meta.blocks()), (&[3, 4][..], &[2, 2][..], &[1, 2][..]));
+    /// assert_eq!((meta.ndim(), meta.dtype()), (2, Some("<i4")));
+    /// # Ok::<(), metalayer::DispatchError>(())
+    /// ```
+    pub fn shape(&self) -> &[i64] {
+        match self {
+            Known::B2ndV1(m) => &m.shape,
+            Known::B2ndV0(m) => &m.shape,
+            Known::B2ndCaterva(m) | Known::Caterva(m) => &m.shape,
+        }
+    }
+
+    /// The shape of each chunk (`chunkshape`).
+    pub fn chunks(&self) -> &[i32] {
+        match self {
+            Known::B2ndV1(m) => &m.chunkshape,
+            Known::B2ndV0(m) => &m.chunkshape,
+            Known::B2ndCaterva(m) | Known::Caterva(m) => &m.chunkshape,
+        }
+    }
+
+    /// The shape of each block (`blockshape`).
+    pub fn blocks(&self) -> &[i32] {
+        match self {
+            Known::B2ndV1(m) => &m.blockshape,
+            Known::B2ndV0(m) => &m.blockshape,
+            Known::B2ndCaterva(m) | Known::Caterva(m) => &m.blockshape,
+        }
+    }
+
+    /// The number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.shape().len()
+    }
+
+    /// The dtype as stored: NumPy's `dtype.str` in `b2nd` (`"<i4"`), NumPy's repr in the
+    /// short-lived 6-entry layout (`"int32"`); `None` for the caterva layout, which has none.
+    ///
+    /// ```
+    /// use metalayer::Known;
+    /// use metalayer::caterva::CatervaV0;
+    ///
+    /// let caterva = Known::Caterva(CatervaV0 { shape: vec![4], chunkshape: vec![2], blockshape: vec![1] });
+    /// assert_eq!((caterva.dtype(), caterva.shape()), (None, &[4][..]));
+    /// ```
+    pub fn dtype(&self) -> Option<&str> {
+        match self {
+            Known::B2ndV1(m) => Some(&m.dtype),
+            Known::B2ndV0(m) => Some(&m.dtype),
+            Known::B2ndCaterva(_) | Known::Caterva(_) => None,
+        }
+    }
+}

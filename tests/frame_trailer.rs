@@ -108,10 +108,12 @@ fn check_header(rel: &str, frame: &Frame, want: &Value) {
     let contiguous = want["contiguous"].as_bool().unwrap();
     assert_eq!(h.frame_type(), u8::from(!contiguous), "{rel}");
     let codec = number(&CODECS, want["codec"].as_str().unwrap());
-    assert_eq!(h.codec(), codec, "{rel}");
+    assert_eq!(h.codec().number(), codec, "{rel}");
+    assert_eq!(h.codec().to_string(), want["codec"].as_str().unwrap(), "{rel}");
     assert_eq!(i64::from(h.clevel()), n("clevel"), "{rel}");
     let split = number(&SPLITMODES, want["splitmode"].as_str().unwrap());
     assert_eq!(h.flags[3], split - 1, "{rel}");
+    assert_eq!(h.split_mode().to_string(), want["splitmode"].as_str().unwrap(), "{rel}");
 
     // The fixext16: 6 filters, udcodec, codec meta, 6 filters_meta, other_flags2, reserved.
     let (ty, data) = (h.filters.ty, h.filters.data);

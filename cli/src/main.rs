@@ -419,7 +419,7 @@ fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
                 (false, false) => inspect::Format::Text,
             };
             if tree {
-                tree::run(out, &registry, &paths, format, follow)?;
+                tree::run(out, &paths, format, follow)?;
             } else {
                 inspect::run(out, &registry, &paths, format, follow)?;
             }

@@ -118,6 +118,7 @@
 )]
 
 mod body;
+mod codec;
 #[cfg(feature = "edit")]
 pub mod edit;
 mod error;
@@ -133,6 +134,7 @@ mod types;
 use metalayer_runtime::wire::Wire;
 
 pub use body::{Body, check_body, check_body_at, check_body_from};
+pub use codec::{Codec, Filter, SplitMode};
 pub use error::{ChunkMiss, Entry, FrameError, FrameErrorKind, OffsetMiss, Place, Section};
 pub use header::parse_header;
 pub use io::{

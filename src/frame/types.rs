@@ -5,7 +5,15 @@ use std::borrow::ToOwned;
 use std::string::String;
 use std::vec::Vec;
 
+use super::codec::{Codec, Filter, SplitMode};
 use crate::{Ext, metalayer};
+
+/// The codec nibble's value that says the codec's number is in the filter pipeline's `udcodec`
+/// byte (c-blosc2's `BLOSC_UDCODEC_FORMAT`): codecs numbered 6 and up do not fit the nibble.
+const UDCODEC_FORMAT: u8 = 6;
+
+/// Where the filter pipeline keeps the user codec's number.
+const UDCODEC_AT: usize = 6;
 
 /// A Blosc2 frame header, as the generated decoder of `frame_header_v2` reads it; the names and
 /// contents borrow from the bytes.
@@ -245,7 +253,7 @@ impl FrameMetalayer {
 /// let h = &frame.header;
 /// assert_eq!((h.header_len, h.frame_len), (240, 315));
 /// assert_eq!((h.format_version(), h.frame_type()), (2, 0));
-/// assert_eq!((h.codec(), h.clevel()), (5, 5)); // ZSTD, clevel 5
+/// assert_eq!((h.codec().number(), h.clevel()), (5, 5)); // ZSTD, clevel 5
 /// # Ok::<(), metalayer::frame::FrameError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -303,16 +311,87 @@ impl Header {
         self.flags[1]
     }
 
-    /// The codec: the low nibble of the third flag byte (c-blosc2's numbering: BLOSCLZ 0, LZ4 1,
-    /// LZ4HC 2, ZLIB 4, ZSTD 5).
+    /// The codec that compressed the chunks: the low nibble of the third flag byte, or, when that
+    /// nibble is 6 (c-blosc2's `BLOSC_UDCODEC_FORMAT`), the filter pipeline's `udcodec` byte,
+    /// which holds codecs numbered above the nibble (ZFP and other plugins).
     ///
     /// ```
+    /// use metalayer::frame::Codec;
+    ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/ints_signed.b2nd");
-    /// assert_eq!(metalayer::frame::read_frame(path)?.header.codec(), 1); // LZ4
+    /// let codec = metalayer::frame::read_frame(path)?.header.codec();
+    /// assert_eq!((codec, codec.number(), codec.to_string()), (Codec::Lz4, 1, "LZ4".to_owned()));
     /// # Ok::<(), metalayer::frame::FrameError>(())
     /// ```
-    pub const fn codec(&self) -> u8 {
-        self.flags[2] & 0x0f
+    pub const fn codec(&self) -> Codec {
+        match self.flags[2] & 0x0f {
+            UDCODEC_FORMAT => Codec::from_number(self.filters.data[UDCODEC_AT]),
+            nibble => Codec::from_number(nibble),
+        }
+    }
+
+    /// The filter pipeline: six filters, each with its meta byte, in the order they apply.
+    ///
+    /// ```
+    /// use metalayer::frame::Filter;
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// let filters = metalayer::frame::read_frame(path)?.header.filters();
+    /// assert_eq!(filters[5], (Filter::Shuffle, 0)); // python-blosc2's default pipeline
+    /// assert!(filters[..5].iter().all(|&(f, _)| f == Filter::NoFilter));
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub const fn filters(&self) -> [(Filter, u8); 6] {
+        let d = &self.filters.data;
+        let f = Filter::from_number;
+        [
+            (f(d[0]), d[8]),
+            (f(d[1]), d[9]),
+            (f(d[2]), d[10]),
+            (f(d[3]), d[11]),
+            (f(d[4]), d[12]),
+            (f(d[5]), d[13]),
+        ]
+    }
+
+    /// The codec's meta byte (ZFP's accuracy, precision or rate).
+    pub const fn codec_meta(&self) -> u8 {
+        self.filters.data[7]
+    }
+
+    /// Whether the chunks were compressed with a dictionary (bit 0 of `other_flags2`, the
+    /// pipeline's byte 14).
+    pub const fn use_dict(&self) -> bool {
+        self.filters.data[14] & 1 == 1
+    }
+
+    /// The split mode: the fourth flag byte holds it minus one.
+    ///
+    /// ```
+    /// use metalayer::frame::SplitMode;
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// assert_eq!(metalayer::frame::read_frame(path)?.header.split_mode(), SplitMode::Auto);
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub const fn split_mode(&self) -> SplitMode {
+        SplitMode::from_number(self.flags[3].wrapping_add(1))
+    }
+
+    /// `nbytes / cbytes`, python-blosc2's `cratio`; `None` when no byte is compressed.
+    ///
+    /// ```
+    /// // python-blosc2 4.14.1 wrote 18000 bytes in 417 (expected.json: cratio 43.165...).
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores/treestore.b2d/g/h/i/deep.b2nd");
+    /// assert_eq!(metalayer::frame::read_frame(path)?.header.ratio(), Some(18000.0 / 417.0));
+    /// // A frame whose cbytes is 0 has no ratio.
+    /// let empty = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// assert_eq!(metalayer::frame::read_frame(empty)?.header.ratio(), None);
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    #[allow(clippy::cast_precision_loss)]
+    pub fn ratio(&self) -> Option<f64> {
+        (self.cbytes > 0).then(|| self.nbytes as f64 / self.cbytes as f64)
     }
 
     /// The compression level: the high nibble of the third flag byte.

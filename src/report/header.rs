@@ -7,66 +7,36 @@ use crate::std_prelude::*;
 
 use std::fmt::Write as _;
 
-use crate::frame::{Header, Trailer};
+use crate::frame::{Filter, Header, Trailer};
 use serde_json::{Map, Value};
 
-/// The codec nibble's value that says the codec's number is in the filter pipeline's `udcodec`
-/// byte (c-blosc2's `BLOSC_UDCODEC_FORMAT`): codecs numbered 6 and up do not fit the nibble.
-const UDCODEC_FORMAT: u8 = 6;
-
-/// Where the filter pipeline's 16 bytes keep what `inspect` shows: six filters, the user codec,
-/// the codec's meta byte, six filter meta bytes, and `other_flags2` (bit 0: a dictionary).
+/// Where the filter pipeline's 16 bytes keep what `inspect` shows: six filters, the codec's
+/// meta byte, six filter meta bytes.
 const FILTERS: std::ops::Range<usize> = 0..6;
-const UDCODEC_AT: usize = 6;
-const CODEC_META_AT: usize = 7;
 const FILTERS_META: std::ops::Range<usize> = 8..14;
-const OTHER_FLAGS2_AT: usize = 14;
 
-/// python-blosc2's `blosc2.Codec`.
-const CODECS: &[(u8, &str)] = &[
-    (0, "BLOSCLZ"),
-    (1, "LZ4"),
-    (2, "LZ4HC"),
-    (4, "ZLIB"),
-    (5, "ZSTD"),
-    (32, "NDLZ"),
-    (33, "ZFP_ACC"),
-    (34, "ZFP_PREC"),
-    (35, "ZFP_RATE"),
-    (36, "OPENHTJ2K"),
-    (37, "GROK"),
-    (38, "OPENZL"),
-    (39, "J2K"),
-    (40, "HTJ2K"),
-];
-
-/// python-blosc2's `blosc2.Filter`.
-const FILTER_NAMES: &[(u8, &str)] = &[
-    (0, "NOFILTER"),
-    (1, "SHUFFLE"),
-    (2, "BITSHUFFLE"),
-    (3, "DELTA"),
-    (4, "TRUNC_PREC"),
-    (32, "NDCELL"),
-    (33, "NDMEAN"),
-    (35, "BYTEDELTA"),
-    (36, "INT_TRUNC"),
-];
-
-/// python-blosc2's `blosc2.SplitMode`; the header's fourth flag byte holds the mode minus one.
-const SPLIT_MODES: &[(u8, &str)] = &[
-    (1, "ALWAYS_SPLIT"),
-    (2, "NEVER_SPLIT"),
-    (3, "AUTO_SPLIT"),
-    (4, "FORWARD_COMPAT_SPLIT"),
-];
-
-/// The name `table` gives `code`, or the number itself when it has none.
-fn named(table: &[(u8, &str)], code: u8) -> Value {
-    match table.iter().find(|(c, _)| *c == code) {
-        Some((_, name)) => Value::String((*name).to_owned()),
-        None => Value::from(code),
+/// python-blosc2's name of a code (`blosc2.Codec`, `blosc2.Filter`, `blosc2.SplitMode`), or
+/// its number when it has none.
+fn named(name: Option<&str>, number: u8) -> Value {
+    match name {
+        Some(name) => Value::String(name.to_owned()),
+        None => Value::from(number),
     }
+}
+
+fn codec_value(header: &Header) -> Value {
+    let codec = header.codec();
+    named(codec.name(), codec.number())
+}
+
+fn filter_value(f: u8) -> Value {
+    let filter = Filter::from_number(f);
+    named(filter.name(), f)
+}
+
+fn split_value(header: &Header) -> Value {
+    let mode = header.split_mode();
+    named(mode.name(), mode.number())
 }
 
 /// Text of a name or number from [`named`].
@@ -77,22 +47,9 @@ fn name_text(value: &Value) -> String {
     }
 }
 
-/// The codec's number: the codec nibble, or the `udcodec` byte for codecs above the nibble.
-fn codec(header: &Header) -> u8 {
-    match header.codec() {
-        UDCODEC_FORMAT => header.filters.data[UDCODEC_AT],
-        nibble => nibble,
-    }
-}
-
-/// The split mode's number (1 to 4 for the modes c-blosc2 knows).
-fn split_mode(header: &Header) -> u8 {
-    header.flags[3].wrapping_add(1)
-}
-
 /// `nbytes / cbytes`, as python-blosc2's `cratio`; `None` when nothing is compressed.
 fn ratio(header: &Header) -> Option<f64> {
-    (header.cbytes > 0).then(|| header.nbytes as f64 / header.cbytes as f64)
+    header.ratio()
 }
 
 /// The number of chunks, when the header says it: every chunk but the last holds `chunksize`
@@ -134,12 +91,12 @@ pub(crate) fn header_json(header: &Header) -> Value {
     put("blocksize", Value::from(header.blocksize));
     put("chunksize", Value::from(header.chunksize));
     put("nchunks", nchunks(header).map_or(Value::Null, Value::from));
-    put("codec", named(CODECS, codec(header)));
-    put("codec_meta", Value::from(data[CODEC_META_AT]));
+    put("codec", codec_value(header));
+    put("codec_meta", Value::from(header.codec_meta()));
     put("clevel", Value::from(header.clevel()));
-    put("use_dict", Value::Bool(data[OTHER_FLAGS2_AT] & 1 == 1));
-    put("splitmode", named(SPLIT_MODES, split_mode(header)));
-    let filters = data[FILTERS].iter().map(|&f| named(FILTER_NAMES, f)).collect();
+    put("use_dict", Value::Bool(header.use_dict()));
+    put("splitmode", split_value(header));
+    let filters = data[FILTERS].iter().map(|&f| filter_value(f)).collect();
     put("filters", Value::Array(filters));
     let filters_meta = data[FILTERS_META].iter().map(|&m| Value::from(m)).collect();
     put("filters_meta", Value::Array(filters_meta));
@@ -171,17 +128,13 @@ pub(crate) fn header_lines(header: &Header, trailer: &Trailer) -> Vec<(String, S
         header.header_len,
         trailer.trailer_len
     );
-    let mut codec_line = format!(
-        "{}, clevel {}",
-        name_text(&named(CODECS, codec(header))),
-        header.clevel()
-    );
+    let mut codec_line = format!("{}, clevel {}", header.codec(), header.clevel());
     let filters: Vec<String> = header.filters.data[FILTERS]
         .iter()
         .zip(&header.filters.data[FILTERS_META])
         .filter(|&(&f, _)| f != 0)
         .map(|(&f, &meta)| {
-            let name = name_text(&named(FILTER_NAMES, f));
+            let name = Filter::from_number(f).to_string();
             if meta == 0 { name } else { format!("{name}({meta})") }
         })
         .collect();
@@ -190,12 +143,8 @@ pub(crate) fn header_lines(header: &Header, trailer: &Trailer) -> Vec<(String, S
     } else {
         filters.join(" + ")
     };
-    let _ = write!(
-        codec_line,
-        ", filters {filters}, {}",
-        name_text(&named(SPLIT_MODES, split_mode(header)))
-    );
-    if header.filters.data[OTHER_FLAGS2_AT] & 1 == 1 {
+    let _ = write!(codec_line, ", filters {filters}, {}", header.split_mode());
+    if header.use_dict() {
         codec_line.push_str(", dictionary");
     }
     let mut data = format!("nbytes {}, cbytes {}", header.nbytes, header.cbytes);
@@ -224,10 +173,9 @@ mod tests {
 
     #[test]
     fn names_are_python_blosc2s_or_numbers() {
-        assert_eq!(named(CODECS, 5), Value::from("ZSTD"));
-        assert_eq!(named(CODECS, 3), Value::from(3));
-        assert_eq!(named(FILTER_NAMES, 35), Value::from("BYTEDELTA"));
-        assert_eq!(named(SPLIT_MODES, 3), Value::from("AUTO_SPLIT"));
+        assert_eq!(named(Some("ZSTD"), 5), Value::from("ZSTD"));
+        assert_eq!(filter_value(35), Value::from("BYTEDELTA"));
+        assert_eq!(filter_value(200), Value::from(200));
         assert_eq!(name_text(&Value::from(7)), "7");
     }
 }

@@ -38,6 +38,10 @@ impl<F: Formatter> Formatter for HexBytes<F> {
     fn write_byte_array<W: ?Sized + Write>(&mut self, writer: &mut W, value: &[u8]) -> io::Result<()> {
         quoted_hex(writer, value)
     }
+
+    fn write_string_fragment<W: ?Sized + Write>(&mut self, writer: &mut W, fragment: &str) -> io::Result<()> {
+        write_escaped_c1(writer, fragment)
+    }
 }
 
 /// Writes `value` as pretty JSON in the command's style ([`PrettyFormatter`]), indented from
@@ -309,7 +313,7 @@ impl Formatter for PrettyFormatter {
             let room = (MSGPACK_KEY.len() + 1).saturating_sub(key.len());
             key.extend(fragment.as_bytes().iter().take(room));
         }
-        writer.write_all(fragment.as_bytes())
+        write_escaped_c1(writer, fragment)
     }
 
     fn write_char_escape<W: ?Sized + Write>(
