@@ -91,6 +91,15 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
         source.is_sparse(),
         reading,
     )?;
+    if holds_frames && matches!(source, Source::Stdin | Source::Stream(_)) {
+        // The frames an EmbedStore holds are in its chunks, which a stream is not kept for.
+        let text = format!(
+            "an EmbedStore read from a stream: the frames it holds are in its data chunks, and of a stream only the header and the last {} MiB (metalayer::frame::STREAM_WINDOW) are kept; give it as a file to read them",
+            metalayer::frame::STREAM_WINDOW >> 20
+        );
+        out.error(format_args!("{}: {text}", shown_name(&shown)));
+        return printer.element(out, &error_report(source.path(), text));
+    }
     if holds_frames {
         // An EmbedStore: the frames it holds, each under `embed.b2e/key`.
         let value = json_report(registry, source);

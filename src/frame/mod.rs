@@ -136,8 +136,8 @@ pub use body::{Body, check_body, check_body_at, check_body_from};
 pub use error::{ChunkMiss, Entry, FrameError, FrameErrorKind, OffsetMiss, Place, Section};
 pub use header::parse_header;
 pub use io::{
-    FrameBytes, Window, read_frame, read_frame_bytes, read_frame_bytes_at, read_frame_from, read_metalayers,
-    read_metalayers_at, read_metalayers_from,
+    FrameBytes, STREAM_WINDOW, StreamFrame, Window, read_frame, read_frame_bytes, read_frame_bytes_at, read_frame_from,
+    read_frame_stream, read_metalayers, read_metalayers_at, read_metalayers_from,
 };
 pub use prefix::{frame_len, header_len};
 pub use types::{
