@@ -14,7 +14,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{FIXTURES, PYTHON_BLOSC2_NAMES, expected, expected_stores, run, same_value, scratch, stderr, unhex};
+use common::{FIXTURES, PYTHON_BLOSC2_NAMES, expected, expected_stores, same_value, scratch, stderr, unhex};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
