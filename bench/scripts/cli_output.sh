@@ -4,8 +4,8 @@
 # 1. Size: over the repository's python-blosc2 fixture frames of every release
 #    (tests/fixtures/files/blosc2-*: frame files, sparse frames, .b2z and .b2d stores), the bytes
 #    `inspect --jsonl` writes over the bytes of the files it reads, each directory and in all;
-#    apart, the hex of bytes that decode to nothing (an item's "hex" without a value, an ext's
-#    "data" without one), and the same with --hex (the bytes of format 1). Goal: at most 2x,
+#    apart, the hex of bytes that decode to nothing further (an item's "hex" without a value,
+#    an ext's "data" without one, a msgpack binary's {"bin": hex}), and the same with --hex (the bytes of format 1). Goal: at most 2x,
 #    that hex aside.
 # 2. Speed: a tree of 1,000 of those frames (the ones python-blosc2 and the CLI both read
 #    without an error, cycled; one in 100 a sparse frame), and a tree of 1,000 small b2nd frames

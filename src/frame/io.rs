@@ -919,6 +919,8 @@ fn not_sparse(path: &Path) -> FrameError {
 
 #[cfg(test)]
 mod stream_tests {
+    use std::string::ToString;
+
     use super::*;
 
     fn fixture(name: &str) -> Vec<u8> {
