@@ -24,6 +24,8 @@ fn two_gib_on_stdin_stay_under_256_mib() {
     header.truncate(header_len);
     header[0x10..0x18].copy_from_slice(&(1u64 << 62).to_be_bytes());
 
+    // Reaped below with wait4, which std's wait does not give the resource usage of.
+    #[allow(clippy::zombie_processes)]
     let mut child = Command::new(BIN)
         .args(["inspect", "--jsonl", "-"])
         .stdin(Stdio::piped())

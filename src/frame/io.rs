@@ -852,25 +852,31 @@ impl Tail {
         let mut left = len;
         while left > 0 {
             let step = usize::try_from(left).unwrap_or(usize::MAX).min(STEP);
-            let n = if tail.buf.len() < window {
-                // Filling: the buffer grows with what the stream holds.
-                let step = step.min(window - tail.buf.len());
-                let before = tail.buf.len();
-                if tail.buf.capacity() - before < step {
-                    // Doubling, up to the window and never past it.
-                    let more = before.max(step).min(window - before);
-                    tail.buf.reserve_exact(more);
+            let held = tail.buf.len();
+            let n = if held < window {
+                // Filling: the buffer grows with what the stream holds, doubling up to the
+                // window and never past it.
+                let room = window.saturating_sub(held);
+                let step = step.min(room);
+                if tail.buf.capacity().saturating_sub(held) < step {
+                    tail.buf.reserve_exact(held.max(step).min(room));
                 }
                 Read::by_ref(reader)
                     .take(wide(step))
                     .read_to_end(&mut tail.buf)
                     .map_err(read_error)?;
-                tail.buf.len() - before
+                tail.buf.len().saturating_sub(held)
             } else {
                 // Full: the oldest bytes are overwritten.
                 let end = tail.start.saturating_add(step).min(window);
-                let n = read_some(reader, &mut tail.buf[tail.start..end])?;
-                tail.start = (tail.start + n) % window;
+                let n = match tail.buf.get_mut(tail.start..end) {
+                    Some(part) => read_some(reader, part)?,
+                    None => 0,
+                };
+                tail.start = tail.start.saturating_add(n);
+                if tail.start >= window {
+                    tail.start = 0;
+                }
                 n
             };
             if n == 0 {
@@ -884,12 +890,13 @@ impl Tail {
 
     /// The last `n` bytes kept (all of them when fewer are), in stream order.
     fn last(&self, n: usize) -> Vec<u8> {
-        let (newer, older) = (&self.buf[..self.start], &self.buf[self.start..]);
+        let (newer, older) = self.buf.split_at(self.start.min(self.buf.len()));
         let n = n.min(self.buf.len());
         let mut out = Vec::with_capacity(n);
         let from_older = n.saturating_sub(newer.len());
-        out.extend_from_slice(&older[older.len() - from_older..]);
-        out.extend_from_slice(&newer[newer.len() - (n - from_older)..]);
+        out.extend_from_slice(older.get(older.len().saturating_sub(from_older)..).unwrap_or_default());
+        let from_newer = n.saturating_sub(from_older);
+        out.extend_from_slice(newer.get(newer.len().saturating_sub(from_newer)..).unwrap_or_default());
         out
     }
 }
@@ -917,7 +924,9 @@ fn not_sparse(path: &Path) -> FrameError {
     .into()
 }
 
+// A test states what it expects by panicking otherwise.
 #[cfg(test)]
+#[allow(clippy::panic, clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 mod stream_tests {
     use std::string::ToString;
 

@@ -299,7 +299,7 @@ pub fn without_hex(value: &Value) -> Value {
                 && (map.contains_key("schema") || map.contains_key("msgpack"));
             let ext = map.contains_key("ext") && (map.contains_key("value") || map.contains_key("frame"));
             map.iter()
-                .filter(|(k, _)| !(item && k.as_str() == "hex") && !(ext && k.as_str() == "data"))
+                .filter(|(k, _)| !(item && k.as_str() == "hex" || ext && k.as_str() == "data"))
                 .map(|(k, v)| (k.clone(), without_hex(v)))
                 .collect::<serde_json::Map<_, _>>()
                 .into()
