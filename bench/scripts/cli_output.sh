@@ -9,7 +9,7 @@
 #    that hex aside.
 # 2. Speed: a tree of 1,000 of those frames (the ones python-blosc2 and the CLI both read
 #    without an error, cycled; one in 100 a sparse frame), and a tree of 1,000 small b2nd frames
-#    (the contiguous .b2nd fixtures of every release, cycled): `metalayer inspect --jsonl TREE`
+#    (the contiguous .b2nd array fixtures of blosc2-2 and blosc2-4, cycled): `metalayer inspect --jsonl TREE`
 #    against one python-blosc2 process walking the same tree and reading the same (the header's
 #    fields, every metalayer, every vlmetalayer; cli_tree.py's loop), both as whole processes,
 #    start-up included, interleaved, RUNS timed runs each after an untimed one; medians reported.

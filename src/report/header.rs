@@ -8,7 +8,8 @@ use crate::std_prelude::*;
 use std::fmt::Write as _;
 
 use crate::frame::{Header, Trailer};
-use serde_json::{Map, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
 
 /// The codec nibble's value that says the codec's number is in the filter pipeline's `udcodec`
 /// byte (c-blosc2's `BLOSC_UDCODEC_FORMAT`): codecs numbered 6 and up do not fit the nibble.
@@ -116,46 +117,68 @@ fn frame_type(header: &Header) -> Value {
     }
 }
 
-/// The header's fields as JSON, named as python-blosc2 names them where it reports them.
-pub(crate) fn header_json(header: &Header) -> Value {
-    let data = &header.filters.data;
-    let mut map = Map::new();
-    let mut put = |key: &str, value: Value| {
-        map.insert(key.to_owned(), value);
-    };
-    put("header_len", Value::from(header.header_len));
-    put("frame_len", Value::from(header.frame_len));
-    put("format_version", Value::from(header.format_version()));
-    put("frame_type", frame_type(header));
-    put("nbytes", Value::from(header.nbytes));
-    put("cbytes", Value::from(header.cbytes));
-    put("ratio", ratio(header).map_or(Value::Null, Value::from));
-    put("typesize", Value::from(header.typesize));
-    put("blocksize", Value::from(header.blocksize));
-    put("chunksize", Value::from(header.chunksize));
-    put("nchunks", nchunks(header).map_or(Value::Null, Value::from));
-    put("codec", named(CODECS, codec(header)));
-    put("codec_meta", Value::from(data[CODEC_META_AT]));
-    put("clevel", Value::from(header.clevel()));
-    put("use_dict", Value::Bool(data[OTHER_FLAGS2_AT] & 1 == 1));
-    put("splitmode", named(SPLIT_MODES, split_mode(header)));
-    let filters = data[FILTERS].iter().map(|&f| named(FILTER_NAMES, f)).collect();
-    put("filters", Value::Array(filters));
-    let filters_meta = data[FILTERS_META].iter().map(|&m| Value::from(m)).collect();
-    put("filters_meta", Value::Array(filters_meta));
-    put("nthreads_compress", Value::from(header.nthreads_compress));
-    put("nthreads_decompress", Value::from(header.nthreads_decompress));
-    put("has_vlmetalayers", Value::Bool(header.has_vlmetalayers));
-    Value::Object(map)
+/// A name from a table of python-blosc2's, or the number itself when it has none.
+#[derive(Clone, Copy)]
+struct Named(&'static [(u8, &'static str)], u8);
+
+impl Serialize for Named {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0.iter().find(|(c, _)| *c == self.1) {
+            Some((_, name)) => serializer.serialize_str(name),
+            None => serializer.serialize_u8(self.1),
+        }
+    }
+}
+
+/// The frame types' names.
+const FRAME_TYPES: &[(u8, &str)] = &[(0, "contiguous"), (1, "sparse")];
+
+/// The header's fields as JSON, named as python-blosc2 names them where it reports them,
+/// written straight to the serializer.
+pub(crate) struct HeaderJson<'a>(pub &'a Header);
+
+impl Serialize for HeaderJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let header = self.0;
+        let data = &header.filters.data;
+        let mut map = serializer.serialize_map(Some(21))?;
+        map.serialize_entry("header_len", &header.header_len)?;
+        map.serialize_entry("frame_len", &header.frame_len)?;
+        map.serialize_entry("format_version", &header.format_version())?;
+        map.serialize_entry("frame_type", &Named(FRAME_TYPES, header.frame_type()))?;
+        map.serialize_entry("nbytes", &header.nbytes)?;
+        map.serialize_entry("cbytes", &header.cbytes)?;
+        map.serialize_entry("ratio", &ratio(header))?;
+        map.serialize_entry("typesize", &header.typesize)?;
+        map.serialize_entry("blocksize", &header.blocksize)?;
+        map.serialize_entry("chunksize", &header.chunksize)?;
+        map.serialize_entry("nchunks", &nchunks(header))?;
+        map.serialize_entry("codec", &Named(CODECS, codec(header)))?;
+        map.serialize_entry("codec_meta", &data[CODEC_META_AT])?;
+        map.serialize_entry("clevel", &header.clevel())?;
+        map.serialize_entry("use_dict", &(data[OTHER_FLAGS2_AT] & 1 == 1))?;
+        map.serialize_entry("splitmode", &Named(SPLIT_MODES, split_mode(header)))?;
+        let filters: [Named; 6] = std::array::from_fn(|i| Named(FILTER_NAMES, data[FILTERS.start + i]));
+        map.serialize_entry("filters", &filters)?;
+        map.serialize_entry("filters_meta", &data[FILTERS_META])?;
+        map.serialize_entry("nthreads_compress", &header.nthreads_compress)?;
+        map.serialize_entry("nthreads_decompress", &header.nthreads_decompress)?;
+        map.serialize_entry("has_vlmetalayers", &header.has_vlmetalayers)?;
+        map.end()
+    }
 }
 
 /// The trailer's place as JSON.
-pub(crate) fn trailer_json(trailer: &Trailer) -> Value {
-    serde_json::json!({
-        "offset": trailer.offset,
-        "trailer_len": trailer.trailer_len,
-        "fingerprint_type": trailer.fingerprint.ty,
-    })
+pub(crate) struct TrailerJson<'a>(pub &'a Trailer);
+
+impl Serialize for TrailerJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry("offset", &self.0.offset)?;
+        map.serialize_entry("trailer_len", &self.0.trailer_len)?;
+        map.serialize_entry("fingerprint_type", &self.0.fingerprint.ty)?;
+        map.end()
+    }
 }
 
 /// The header as `(label, text)` lines: the frame, the codec and filters, the sizes.

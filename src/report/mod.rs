@@ -432,7 +432,7 @@ impl<'c, 'd> FrameReport<'c, 'd> {
     pub fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
         let parts = self.parts();
         if let Some((header, _)) = &parts.fields {
-            map.serialize_entry("header", &header::header_json(header))?;
+            map.serialize_entry("header", &header::HeaderJson(header))?;
         }
         let items = |items, vl| Items {
             report: self,
@@ -441,7 +441,7 @@ impl<'c, 'd> FrameReport<'c, 'd> {
         };
         map.serialize_entry("metalayers", &items(&parts.metalayers, false))?;
         if let Some((_, trailer)) = &parts.fields {
-            map.serialize_entry("trailer", &header::trailer_json(trailer))?;
+            map.serialize_entry("trailer", &header::TrailerJson(trailer))?;
             map.serialize_entry("vlmetalayers", &items(&parts.vlmetalayers, true))?;
         }
         if let Some(error) = &parts.trailer_error {

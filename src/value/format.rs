@@ -121,6 +121,10 @@ impl Formatter for TextFormatter {
 /// text is scanned for those bytes, not decoded.
 fn write_escaped_c1<W: ?Sized + Write>(writer: &mut W, text: &str) -> io::Result<()> {
     let bytes = text.as_bytes();
+    // Most text is ASCII without DEL: checked a word at a time and written as it is.
+    if text.is_ascii() && !bytes.contains(&0x7f) {
+        return writer.write_all(bytes);
+    }
     let mut start = 0;
     let mut at = 0;
     while at < bytes.len() {
