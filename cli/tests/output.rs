@@ -127,4 +127,22 @@ fn no_raw_control_character_reaches_the_output() {
             assert_eq!(report["vlmetalayers"][0]["msgpack"]["k\u{7f}"], "v\u{7f}\u{85}");
         }
     }
+
+    // A file that is not a frame, named with DEL and ESC: its error on stderr, and its report.
+    let bad = dir.join(std::ffi::OsStr::from_bytes(b"bad\x7f\x1b[31m.b2nd"));
+    std::fs::write(&bad, b"not a frame").expect("write");
+    for args in [&["--jsonl"][..], &[]] {
+        let out = run(&[&["inspect"][..], args, &[bad.to_str().expect("UTF-8")]].concat());
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            let raw = bytes.iter().position(|&b| b < 0x20 && b != b'\n' || b == 0x7f);
+            assert_eq!(
+                raw,
+                None,
+                "{args:?}: a raw control byte on {stream}: {}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+        assert!(stderr(&out).contains("bad\\u007f\\u001b[31m.b2nd"), "{}", stderr(&out));
+    }
 }
