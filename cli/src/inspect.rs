@@ -31,8 +31,16 @@ pub enum Format {
 /// report as its frame is read; failures are reported on stderr and the others still printed.
 /// Nothing is collected: memory does not grow with the number of frames, nor with the size of
 /// the values they hold.
-pub fn run(out: &mut Out, registry: &Registry, paths: &[PathBuf], format: Format, follow: bool) -> Result<(), Stop> {
-    let mut printer = Printer { format, count: 0 };
+/// With `hex`, each value's bytes are shown beside what they decode to.
+pub fn run(
+    out: &mut Out,
+    registry: &Registry,
+    paths: &[PathBuf],
+    format: Format,
+    hex: bool,
+    follow: bool,
+) -> Result<(), Stop> {
+    let mut printer = Printer { format, count: 0, hex };
     for found in walk::frames(paths, follow) {
         match found {
             Found::Frame(source) => inspect_one(out, registry, &mut printer, &source)?,
@@ -83,6 +91,15 @@ fn inspect_one(out: &mut Out, registry: &Registry, printer: &mut Printer, source
         source.is_sparse(),
         reading,
     )?;
+    if holds_frames && matches!(source, Source::Stdin | Source::Stream(_)) {
+        // The frames an EmbedStore holds are in its chunks, which a stream is not kept for.
+        let text = format!(
+            "an EmbedStore read from a stream: the frames it holds are in its data chunks, and of a stream only the header and the last {} MiB (metalayer::frame::STREAM_WINDOW) are kept; give it as a file to read them",
+            metalayer::frame::STREAM_WINDOW >> 20
+        );
+        out.error(format_args!("{}: {text}", shown_name(&shown)));
+        return printer.element(out, &error_report(source.path(), text));
+    }
     if holds_frames {
         // An EmbedStore: the frames it holds, each under `embed.b2e/key`.
         match embed::embedded(source) {
@@ -123,7 +140,7 @@ fn write_reading(
     sparse: bool,
     reading: Reading,
 ) -> Result<(), Stop> {
-    let cx = Context::new(registry);
+    let cx = Context::new(registry).with_hex(printer.hex);
     let report = FrameReport::new(&cx, reading);
     let result = match printer.format {
         Format::Text => {
@@ -144,7 +161,7 @@ fn write_reading(
     result
 }
 
-/// A frame's report with its path first.
+/// A frame's report with the format's version and its path first.
 struct PathReport<'p, 'r> {
     path: &'p Path,
     report: &'r FrameReport<'r, 'static>,
@@ -166,12 +183,18 @@ pub struct Printer {
     format: Format,
     /// How many reports were printed.
     pub count: usize,
+    /// Whether reports show each value's bytes.
+    hex: bool,
 }
 
 impl Printer {
     /// A printer of nothing yet.
     pub fn new(format: Format) -> Printer {
-        Printer { format, count: 0 }
+        Printer {
+            format,
+            count: 0,
+            hex: false,
+        }
     }
 
     /// Prints one JSON report (for the JSON formats only): an element of the `--json` array,
@@ -210,10 +233,12 @@ fn array_end(count: usize) -> &'static str {
     if count == 0 { "[]\n" } else { "\n]\n" }
 }
 
-/// `"path"` (not UTF-8 bytes replaced by U+FFFD) and, only when the path is not UTF-8,
-/// `"path_bytes"`: its exact bytes as lowercase hex (on Windows, its WTF-8 bytes).
+/// `"format"` ([`metalayer::report::FORMAT`]), `"path"` (not UTF-8 bytes replaced by U+FFFD)
+/// and, only when the path is not UTF-8, `"path_bytes"`: its exact bytes as lowercase hex (on
+/// Windows, its WTF-8 bytes).
 fn path_fields(path: &Path) -> Map<String, Value> {
     let mut fields = Map::new();
+    fields.insert("format".to_owned(), Value::from(metalayer::report::FORMAT));
     fields.insert("path".to_owned(), Value::String(path.to_string_lossy().into_owned()));
     if path.to_str().is_none() {
         let bytes = path.as_os_str().as_encoded_bytes();
@@ -263,11 +288,14 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
 
         let utf8 = path_fields(Path::new("dir/é.b2nd"));
-        assert_eq!(Value::Object(utf8), serde_json::json!({"path": "dir/é.b2nd"}));
+        assert_eq!(
+            Value::Object(utf8),
+            serde_json::json!({"format": 2, "path": "dir/é.b2nd"})
+        );
         let raw = path_fields(Path::new(OsStr::from_bytes(b"d/\xff\x80.b2nd")));
         assert_eq!(
             Value::Object(raw),
-            serde_json::json!({"path": "d/\u{fffd}\u{fffd}.b2nd", "path_bytes": "642fff802e62326e64"})
+            serde_json::json!({"format": 2, "path": "d/\u{fffd}\u{fffd}.b2nd", "path_bytes": "642fff802e62326e64"})
         );
     }
 }

@@ -1,10 +1,11 @@
 //! `metalayer`: inspect, decode and encode the msgpack metalayers of Blosc2 files.
 //!
-//! - `metalayer inspect [--json|--jsonl] [-L] PATH...`: the header's fields, every metalayer and
-//!   every vlmetalayer of contiguous frame files and sparse-frame directories (`metalayer::report`), in
-//!   stored order, directories walked (`walk`), `-` for stdin; metalayers decoded entry by entry
-//!   with the layout of their name that fits their bytes, others as hex and, when they are
-//!   msgpack, decoded; vlmetalayers decompressed first.
+//! - `metalayer inspect [--json|--jsonl] [--hex] [-L] PATH...`: the header's fields, every
+//!   metalayer and every vlmetalayer of contiguous frame files and sparse-frame directories
+//!   (`metalayer::report`), in stored order, directories walked (`walk`), `-` for stdin;
+//!   metalayers decoded entry by entry with the layout of their name that fits their bytes, others
+//!   decoded as msgpack, or as hex when they are not; vlmetalayers decompressed first; `--hex`
+//!   adds each value's bytes.
 //! - `metalayer decode [--schema SCHEMA] [--hex] [--json] FILE|-`: one metalayer's bytes decoded.
 //! - `metalayer encode --schema SCHEMA [-o FILE] JSON|-`: the exact bytes of a metalayer.
 //! - `metalayer set [--meta NAME=JSON] [--vlmeta KEY=JSON] [--delete-vlmeta KEY] [--dry-run]
@@ -89,16 +90,20 @@ enum Command {
     /// work, and what passes a limit is shown as bytes with a note and fails the run. Text
     /// escapes every control character from the file.
     ///
-    /// With --json, prints one array for all frames: [{"path", "header", "metalayers": [...],
-    /// "trailer", "vlmetalayers": [...]}], each metalayer {"name", "len", "schema", "fields"} |
-    /// {"name", "len", "hex", "msgpack"?} | {"name", "len", "hex", "error"}, each vlmetalayer
-    /// the same with "chunk_len" (or {"name", "chunk_len", "error"}); {"path", "metalayers",
-    /// "error"} when the trailer cannot be read, {"path", "error"} for a frame or directory that
-    /// cannot be read. With --jsonl, prints the same objects one per line, each as soon as its
-    /// frame is read. "msgpack" is left out when the bytes are not one complete msgpack value
-    /// (with a "note" when a limit is why); a "warning" follows it when a metalayer under one of
-    /// python-blosc2's names has a shape none of its built-in layouts reads (not a failure);
-    /// "path_bytes" (the path's bytes in hex) is added only when the path is not UTF-8.
+    /// With --json, prints one array for all frames: [{"format": 2, "path", "header",
+    /// "metalayers": [...], "trailer", "vlmetalayers": [...]}], each metalayer {"name", "len",
+    /// "schema", "fields"} | {"name", "len", "msgpack"} | {"name", "len", "hex", "note"?} |
+    /// {"name", "len", "hex", "error"}, each vlmetalayer the same with "chunk_len" (or {"name",
+    /// "chunk_len", "error"}); {"format", "path", "metalayers", "error"} when the trailer cannot
+    /// be read, {"format", "path", "error"} for a frame or directory that cannot be read. With
+    /// --jsonl, prints the same objects one per line, each as soon as its frame is read. Each
+    /// byte is written once: as the value it decodes to, or as hex ("hex", an ext's "data") when
+    /// it decodes to nothing (not one complete msgpack value, with a "note" when a limit is
+    /// why); a frame held in a value is reported where it is. --hex adds each value's bytes: an
+    /// item's "hex", each ext's "data". A "warning" follows "msgpack" when a metalayer under
+    /// one of python-blosc2's names has a shape none of its built-in layouts reads (not a
+    /// failure); "path_bytes" (the path's bytes in hex) is added only when the path is not
+    /// UTF-8.
     #[command(after_help = INSPECT_EXAMPLE)]
     Inspect {
         /// Print one JSON array instead of text.
@@ -107,6 +112,10 @@ enum Command {
         /// Print one JSON object per line (JSON Lines), each flushed as soon as its frame is read.
         #[arg(long, conflicts_with = "json")]
         jsonl: bool,
+        /// Also show each value's bytes as hex, beside what they decode to (bytes that decode to
+        /// nothing are always shown).
+        #[arg(long, conflicts_with = "tree")]
+        hex: bool,
         /// Show each PATH as a tree of its nodes, one line each: name, kind (NDArray, SChunk,
         /// LazyExpr, Proxy, ObjectArray, EmbedStore, DictStore, TreeStore, CTable...), shape,
         /// dtype and chunks, codec and compression ratio. With --json or --jsonl, the nodes as
@@ -401,6 +410,7 @@ fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
         Command::Inspect {
             json,
             jsonl,
+            hex,
             tree,
             follow,
             schemas,
@@ -421,7 +431,7 @@ fn run(out: &mut Out, command: Command) -> Result<(), Stop> {
             if tree {
                 tree::run(out, &paths, format, follow)?;
             } else {
-                inspect::run(out, &registry, &paths, format, follow)?;
+                inspect::run(out, &registry, &paths, format, hex, follow)?;
             }
         }
         Command::Decode {

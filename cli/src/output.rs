@@ -53,6 +53,28 @@ pub fn refuses_binary(output: Option<&Path>, force: bool, stdout_is_terminal: bo
     output == Some(Path::new("-")) && stdout_is_terminal && !force
 }
 
+/// `text` with every control character (C0, DEL and C1; line ends too, since a message is one
+/// line) written as `\u00XX`: a message quotes paths and names from files, and none of their
+/// bytes reaches the terminal raw.
+///
+/// ```text
+/// escape_controls("a\u{7f}b\nc") == "a\\u007fb\\u000ac"
+/// ```
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// stdout, stderr and the failure flag of one run.
 pub struct Out {
     stdout: io::BufWriter<Box<dyn Write>>,
@@ -106,13 +128,15 @@ impl Out {
         Ok(())
     }
 
-    /// Reports an error on stderr (`metalayer: ...`) and marks the run as failed.
+    /// Reports an error on stderr (`metalayer: ...`) and marks the run as failed. Control
+    /// characters in it (from a path or a name it quotes) are escaped ([`escape_controls`]).
     pub fn error(&mut self, message: impl fmt::Display) {
         self.failed = true;
         // Text already written to stdout goes first, so that the two streams interleave sensibly
         // on a terminal. Nothing more can be done if stdout or stderr cannot be written.
         let _ = self.stdout.flush();
-        let _ = writeln!(io::stderr().lock(), "metalayer: {message}");
+        let message = message.to_string();
+        let _ = writeln!(io::stderr().lock(), "metalayer: {}", escape_controls(&message));
     }
 
     /// Reports a warning on stderr (`metalayer: warning: ...`): something was read and shown,
@@ -120,7 +144,8 @@ impl Out {
     #[cfg(feature = "inspect")]
     pub fn warning(&mut self, message: impl fmt::Display) {
         let _ = self.stdout.flush();
-        let _ = writeln!(io::stderr().lock(), "metalayer: warning: {message}");
+        let message = message.to_string();
+        let _ = writeln!(io::stderr().lock(), "metalayer: warning: {}", escape_controls(&message));
     }
 
     /// Reports errors that name their own place (`path:line:column: message`, as compilers
@@ -141,7 +166,16 @@ impl Out {
 mod tests {
     use std::path::Path;
 
-    use super::refuses_binary;
+    use super::{escape_controls, refuses_binary};
+
+    #[test]
+    fn messages_carry_no_control_character() {
+        assert_eq!(escape_controls("plain é"), "plain é");
+        assert_eq!(
+            escape_controls("a\u{7f}b\nc\u{1b}[31m\u{85}"),
+            "a\\u007fb\\u000ac\\u001b[31m\\u0085"
+        );
+    }
 
     #[test]
     fn binary_refused_only_on_a_terminal_without_force() {

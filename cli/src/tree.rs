@@ -13,13 +13,13 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+use metalayer::frame::{self, StreamFrame};
 use metalayer::tree::{Node, Tree};
 use metalayer::value::shown_name;
 use serde_json::{Map, Value};
 
 use crate::inspect::{Format, Printer};
 use crate::output::{Out, Stop, chain};
-use crate::walk::{self, Reading};
 
 /// How the tree's text shows a shape: as Python prints a tuple, `(3, 2)`, `(3,)`.
 fn tuple<T: ToString>(items: &[T]) -> String {
@@ -138,16 +138,15 @@ fn report_errors(out: &mut Out, node: &Node, root: &str) {
 
 /// The one node of the frame on stdin, or `None` (the error reported) when it does not read.
 fn stdin_node(out: &mut Out) -> Option<Node> {
-    match walk::read_stream(std::io::stdin().lock(), Path::new("<stdin>")) {
-        Ok(Reading::Bytes(bytes)) => Some(Node::of_frame("-", bytes)),
-        Ok(Reading::Header {
+    match frame::read_frame_stream(std::io::stdin().lock()) {
+        Ok(StreamFrame::Whole(bytes)) => Some(Node::of_frame("-", bytes)),
+        Ok(StreamFrame::Header {
             metalayers,
             trailer_error,
         }) => {
-            out.error(format_args!("<stdin>: {}", clean(&trailer_error)));
+            out.error(format_args!("<stdin>: {}", clean(&chain(&trailer_error))));
             Some(Node::of_metalayers("-", metalayers))
         }
-        Ok(_) => None,
         Err(e) => {
             out.error(format_args!("<stdin>: {}", clean(&chain(&e))));
             None

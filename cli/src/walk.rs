@@ -3,8 +3,8 @@
 //! [`frames`] turns the command's arguments into a lazy sequence of [`Found`] items, one at a
 //! time, so that memory does not grow with the number of files:
 //!
-//! - `-` is one contiguous frame read from stdin (held in memory: a stream cannot seek past the
-//!   chunks to the trailer);
+//! - `-` is one contiguous frame read from stdin, through its chunks to its trailer, keeping
+//!   only the header and the stream's last [`frame::STREAM_WINDOW`] bytes;
 //! - a directory holding a `chunks.b2frame` file is one sparse frame, not walked into;
 //! - any other directory is walked recursively, each directory's entries in file-name order
 //!   (byte order on Unix). Files that start with the frame magic are contiguous frames, whatever
@@ -26,7 +26,7 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use metalayer::frame::{self, FrameError};
+use metalayer::frame::{self, FrameError, StreamFrame};
 pub use metalayer::report::Reading;
 use walkdir::WalkDir;
 
@@ -99,7 +99,7 @@ impl Source {
     /// Reads the frame's header and trailer, or, when the trailer cannot be read, its header.
     pub fn read(&self) -> Result<Reading, FrameError> {
         match self {
-            Source::Stdin => read_stream(io::stdin().lock(), Path::new("<stdin>")),
+            Source::Stdin => read_stream(io::stdin().lock()),
             Source::File(path) | Source::Sparse(path) => read_path(path),
             Source::Member { store, offset, len, .. } => match frame::read_frame_bytes_at(store, *offset, *len) {
                 Ok(bytes) => Ok(Reading::Bytes(bytes)),
@@ -113,7 +113,7 @@ impl Source {
             },
             Source::Stream(path) => {
                 let file = File::open(path).map_err(|source| FrameError::io(path.clone(), source))?;
-                read_stream(file, path)
+                read_stream(file)
             }
         }
     }
@@ -149,34 +149,17 @@ pub enum Found {
     },
 }
 
-/// Reads a contiguous frame from a stream: the first [`frame::PREFIX_LEN`] bytes, then the rest
-/// of the header, which is parsed before anything more is read; then the rest of the frame
-/// through `frame_len`, as the trailer is at its end. The buffer grows with what is read, so a
-/// stream shorter than its lengths claim costs only its own length, and nothing after
-/// `frame_len` is read. `name` names the stream in I/O errors.
-pub fn read_stream(mut reader: impl Read, name: &Path) -> Result<Reading, FrameError> {
-    let io_error = |source| FrameError::io(name, source);
-    let mut bytes = Vec::with_capacity(frame::PREFIX_LEN);
-    let prefix_len = u64::try_from(frame::PREFIX_LEN).unwrap_or(u64::MAX);
-    Read::by_ref(&mut reader)
-        .take(prefix_len)
-        .read_to_end(&mut bytes)
-        .map_err(io_error)?;
-    let header_len = frame::header_len(&bytes)?;
-    let frame_len = frame::frame_len(&bytes)?;
-    let rest = u64::try_from(header_len.saturating_sub(bytes.len())).unwrap_or(u64::MAX);
-    Read::by_ref(&mut reader)
-        .take(rest)
-        .read_to_end(&mut bytes)
-        .map_err(io_error)?;
-    // A header that does not read ends the reading here.
-    let metalayers = frame::parse_header(&bytes)?;
-    let rest = frame_len.saturating_sub(u64::try_from(bytes.len()).unwrap_or(u64::MAX));
-    reader.take(rest).read_to_end(&mut bytes).map_err(io_error)?;
-    // Only the header and the trailer are kept.
-    match frame::FrameBytes::from_frame(&bytes) {
-        Ok(frame) => Ok(Reading::Bytes(frame)),
-        Err(trailer_error) => Ok(Reading::Header {
+/// Reads a contiguous frame from a stream with [`frame::read_frame_stream`]: its header, then
+/// the bytes through `frame_len`, of which only the last [`frame::STREAM_WINDOW`] are kept
+/// (where the trailer is), so that memory stays bounded whatever the stream's length; nothing
+/// after `frame_len` is read.
+pub fn read_stream(reader: impl Read) -> Result<Reading, FrameError> {
+    match frame::read_frame_stream(reader)? {
+        StreamFrame::Whole(bytes) => Ok(Reading::Bytes(bytes)),
+        StreamFrame::Header {
+            metalayers,
+            trailer_error,
+        } => Ok(Reading::Header {
             metalayers,
             trailer_error: chain(&trailer_error),
         }),
@@ -400,7 +383,7 @@ mod tests {
         let frame_len = bytes.len();
         bytes.extend_from_slice(b"after the frame");
         let mut reader = &bytes[..];
-        let Ok(Reading::Bytes(bytes)) = read_stream(&mut reader, Path::new("x")) else {
+        let Ok(Reading::Bytes(bytes)) = read_stream(&mut reader) else {
             panic!("the whole frame reads");
         };
         let frame = bytes.frame().unwrap_or_else(|e| panic!("{e}"));
@@ -422,7 +405,7 @@ mod tests {
         let Ok(Reading::Header {
             metalayers,
             trailer_error,
-        }) = read_stream(&bytes[..0xa5 + 10], Path::new("x"))
+        }) = read_stream(&bytes[..0xa5 + 10])
         else {
             panic!("the header reads");
         };
@@ -433,12 +416,12 @@ mod tests {
             "{trailer_error}"
         );
 
-        let err = read_stream(&bytes[..0x80], Path::new("x")).unwrap_err();
+        let err = read_stream(&bytes[..0x80]).unwrap_err();
         assert_eq!(
             err.to_string(),
             "at byte 0x0b: header_len 165 runs past the end of the input (128 bytes)"
         );
-        let err = read_stream(&b"\x9e\xa8b2frame"[..], Path::new("x")).unwrap_err();
+        let err = read_stream(&b"\x9e\xa8b2frame"[..]).unwrap_err();
         assert!(
             matches!(err.kind(), frame::FrameErrorKind::Truncated { len: 9 }),
             "{err}"

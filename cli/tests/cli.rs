@@ -15,9 +15,17 @@ const FIELD_NAMES: [&str; 7] = [
     "dtype",
 ];
 
+/// Each metalayer's bytes, as python-blosc2 recorded them, are in the JSON only with `--hex`;
+/// without it, each is shown once, as the value it decodes to.
 #[cfg(feature = "inspect")]
 #[test]
 fn inspect_json_matches_every_fixture() {
+    inspect_json_matches_fixtures(false);
+    inspect_json_matches_fixtures(true);
+}
+
+#[cfg(feature = "inspect")]
+fn inspect_json_matches_fixtures(with_hex: bool) {
     use common::{PYTHON_BLOSC2_NAMES, same_value};
 
     let files = expected();
@@ -27,6 +35,9 @@ fn inspect_json_matches_every_fixture() {
         .map(|f| fixture(f["path"].as_str().expect("path")).display().to_string())
         .collect();
     let mut args = vec!["inspect", "--json"];
+    if with_hex {
+        args.push("--hex");
+    }
     args.extend(paths.iter().map(String::as_str));
     let out = run(&args);
     assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
@@ -46,6 +57,9 @@ fn inspect_json_matches_every_fixture() {
     let mut checked_typed = 0;
     for ((file, report), path) in files.iter().zip(reports).zip(&paths) {
         let ctx = file["path"].as_str().unwrap_or_default();
+        let top: Vec<&str> = report.as_object().expect("object").keys().map(String::as_str).collect();
+        assert_eq!(top[..2], ["format", "path"], "{ctx}");
+        assert_eq!(report["format"], 2, "{ctx}");
         assert_eq!(report["path"], Value::String(path.clone()), "{ctx}");
         let got = report["metalayers"].as_array().expect("metalayers");
         let want = file["metalayers"].as_array().expect("metalayers");
@@ -55,7 +69,13 @@ fn inspect_json_matches_every_fixture() {
             let hex = w["hex"].as_str().expect("hex");
             assert_eq!(g["name"], w["name"], "{ctx}");
             assert_eq!(g["len"], Value::from(hex.len() / 2), "{ctx} {name}");
-            let keys: Vec<&str> = g.as_object().expect("object").keys().map(String::as_str).collect();
+            let mut keys: Vec<&str> = g.as_object().expect("object").keys().map(String::as_str).collect();
+            // With --hex, the bytes python-blosc2 wrote come third, whatever they decode to.
+            if with_hex {
+                assert_eq!(keys.get(2), Some(&"hex"), "{ctx} {name}");
+                assert_eq!(g["hex"], w["hex"], "{ctx} {name}");
+                keys.remove(2);
+            }
             if name == "b2nd" || name == "caterva" {
                 assert_eq!(keys, ["name", "len", "schema", "fields"], "{ctx} {name}");
                 let schema = if name == "b2nd" { "b2nd_v1" } else { "caterva_v0" };
@@ -89,8 +109,7 @@ fn inspect_json_matches_every_fixture() {
                 assert!(same_value(&g[value_key], &w["msgpack"]), "{ctx} {name}: {g}");
                 checked_typed += 1;
             } else {
-                assert_eq!(keys, ["name", "len", "hex", "msgpack"], "{ctx} {name}");
-                assert_eq!(g["hex"], w["hex"], "{ctx} {name}");
+                assert_eq!(keys, ["name", "len", "msgpack"], "{ctx} {name}");
                 assert!(
                     !w["msgpack"].is_null(),
                     "{ctx} {name}: the fixtures' user metalayers are msgpack"
@@ -149,19 +168,41 @@ fn inspect_text_is_aligned() {
       dtype:         \"<f8\"
   units   7 bytes  msgpack
       value:  \"kelvin\"
-      hex:    a66b656c76696e
   scale   1 byte   msgpack
       value:  3
-      hex:    03
   tags    4 bytes  msgpack
       value:  [1, 2, 3]
-      hex:    93010203
   m       4 bytes  msgpack
       value:  {{\"a\": 1}}
-      hex:    81a16101
 "
     );
     assert_eq!(text, want);
+
+    // With --hex, each value's bytes follow it: the msgpack spec's fixstr a6 "kelvin",
+    // positive fixint 03, fixarray 93 of 1, 2, 3, fixmap 81 of fixstr a1 "a" and 1; and the
+    // b2nd metalayer's bytes as python-blosc2 recorded them.
+    let out = run(&["inspect", "--hex", &path]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    for line in [
+        "      value:  \"kelvin\"\n      hex:    a66b656c76696e\n",
+        "      value:  3\n      hex:    03\n",
+        "      value:  [1, 2, 3]\n      hex:    93010203\n",
+        "      value:  {\"a\": 1}\n      hex:    81a16101\n",
+    ] {
+        assert!(text.contains(line), "{line:?} in {text}");
+    }
+    let b2nd_hex = expected()
+        .iter()
+        .find(|f| f["path"] == "files/blosc2-4/meta_user.b2nd")
+        .and_then(|f| f["metalayers"][0]["hex"].as_str().map(str::to_owned))
+        .expect("the fixture's b2nd bytes");
+    assert!(
+        text.contains(&format!(
+            "      dtype:         \"<f8\"\n      hex:           {b2nd_hex}\n"
+        )),
+        "{text}"
+    );
 }
 
 #[cfg(feature = "inspect")]
@@ -289,7 +330,7 @@ fn python_blosc2_metalayers_of_other_shapes_are_msgpack_with_a_warning() {
     ] {
         let m = &metalayers[i];
         let keys: Vec<&str> = m.as_object().expect("object").keys().map(String::as_str).collect();
-        assert_eq!(keys, ["name", "len", "hex", "msgpack", "warning"], "{m}");
+        assert_eq!(keys, ["name", "len", "msgpack", "warning"], "{m}");
         assert_eq!(m["name"], name);
         assert_eq!(m["msgpack"], value);
         let warning = m["warning"].as_str().expect("a warning");

@@ -14,7 +14,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{FIXTURES, PYTHON_BLOSC2_NAMES, expected, expected_stores, run, same_value, scratch, stderr, unhex};
+use common::{FIXTURES, PYTHON_BLOSC2_NAMES, expected, expected_stores, same_value, scratch, stderr, unhex};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
@@ -33,12 +33,11 @@ fn reports() -> Vec<(Value, Value)> {
     inspected(records, paths)
 }
 
-/// `inspect --jsonl` over `paths`, which must read cleanly (exit status 0, nothing on stderr),
-/// each report beside the record of its path.
+/// `inspect --jsonl --hex` over `paths`, which must read cleanly (exit status 0, nothing on
+/// stderr), each report beside the record of its path: the bytes of each value are compared
+/// with python-blosc2's. Without `--hex`, the reports are the same but for those bytes.
 fn inspected(records: Vec<Value>, paths: Vec<PathBuf>) -> Vec<(Value, Value)> {
-    let mut args = vec![PathBuf::from("inspect"), PathBuf::from("--jsonl")];
-    args.extend(paths.iter().cloned());
-    let out = run(&args);
+    let (_, out) = common::run_with_and_without_hex(&paths);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stderr(&out), "");
     let stdout = String::from_utf8(out.stdout).expect("UTF-8");
@@ -335,7 +334,7 @@ fn directory_stores_inspect_member_by_member() {
 /// `inspect --jsonl` of the store `path` (named `rel` in messages), which must read cleanly:
 /// the lines of the frames its embed stores hold, and the other lines.
 fn store_lines(path: &Path, rel: &str) -> (Vec<Value>, Vec<Value>) {
-    let out = run(&["inspect", "--jsonl", &path.display().to_string()]);
+    let (_, out) = common::run_with_and_without_hex(&[path]);
     assert_eq!(out.status.code(), Some(0), "{rel}: {}", stderr(&out));
     assert_eq!(stderr(&out), "", "{rel}");
     String::from_utf8(out.stdout)

@@ -260,8 +260,9 @@ fn schema_types_the_values_of_its_metalayer_name() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // caterva_v0's bytes, by hand: 0x95, version 0, ndim 1, then 0x91 d3 + i64 4, 0x91 d2 + i32
     // 2, 0x91 d2 + i32 1; standard msgpack reads them as this array.
-    let report = inspect(&files[0]);
-    let stored = report["vlmetalayers"][0].clone();
+    let out = run(&[Path::new("inspect"), Path::new("--json"), Path::new("--hex"), &files[0]]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let stored = json(&out)[0]["vlmetalayers"][0].clone();
     assert_eq!(stored["name"], "caterva");
     assert_eq!(stored["hex"], "95000191d3000000000000000491d20000000291d200000001");
     // Without the schema the object is plain msgpack: a map.

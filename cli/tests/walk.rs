@@ -140,7 +140,7 @@ fn walk_reports_every_frame_in_name_order_and_goes_on_after_a_broken_one() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(keys, ["path", "error"]);
+    assert_eq!(keys, ["format", "path", "error"]);
     assert_eq!(lines[3]["error"], BROKEN);
     assert_eq!(names(&lines[4]), expected_names("files/blosc2-4/meta_user.b2nd"));
     for line in &lines {
@@ -212,7 +212,10 @@ fn directory_without_frames() {
     );
     let out = run(&["inspect", "--json", &path]);
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(json(&out), serde_json::json!([{ "path": path, "error": message }]));
+    assert_eq!(
+        json(&out),
+        serde_json::json!([{ "format": 2, "path": path, "error": message }])
+    );
     let out = run(&["inspect", "--jsonl", &path]);
     assert_eq!(out.status.code(), Some(1));
     // A directory that holds a frame beside it is not reported.
@@ -331,7 +334,7 @@ fn paths_that_are_not_utf8_keep_their_bytes() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(keys, ["path", "path_bytes", "error"]);
+    assert_eq!(keys, ["format", "path", "path_bytes", "error"]);
     assert_eq!(lines[1]["path"], format!("{root}/z\u{fffd}"));
     assert_eq!(lines[1]["path_bytes"], format!("{}2f7aff", hex(root.as_bytes())));
     assert_eq!(lines[1]["error"], BROKEN);
@@ -382,7 +385,10 @@ fn dash_reads_one_frame_from_stdin() {
     assert_eq!(out.status.code(), Some(1));
     let message = "at byte 0x0b: header_len 165 runs past the end of the input (120 bytes)";
     assert_eq!(stderr(&out), format!("metalayer: <stdin>: {message}\n"));
-    assert_eq!(jsonl(&out), [serde_json::json!({"path": "-", "error": message})]);
+    assert_eq!(
+        jsonl(&out),
+        [serde_json::json!({"format": 2, "path": "-", "error": message})]
+    );
     let out = run_stdin(&["inspect", "-"], b"");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
@@ -609,7 +615,7 @@ fn jsonl_broken_pipe_is_quiet() {
     BufReader::new(child.stdout.take().expect("stdout"))
         .read_line(&mut first)
         .expect("a line");
-    assert!(first.starts_with("{\"path\":"), "{first}");
+    assert!(first.starts_with("{\"format\":2,\"path\":"), "{first}");
     let mut err = String::new();
     child
         .stderr

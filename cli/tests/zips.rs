@@ -87,7 +87,7 @@ fn inspect_all(zip: &Path, entries: usize, edited: Option<&str>) -> Option<Value
         } else {
             format!("a/{i:05}.b2nd")
         };
-        let head = format!("{{\"path\":{}", json!(format!("{zip}/{name}")));
+        let head = format!("{{\"format\":2,\"path\":{}", json!(format!("{zip}/{name}")));
         assert!(line.starts_with(&head), "line {i}: {line}");
         let (_, report) = line.split_once("\",\"header\":").expect("a report");
         if Some(name.as_str()) == edited {

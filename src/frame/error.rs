@@ -252,6 +252,15 @@ pub enum FrameErrorKind {
         /// The largest value that fits: `frame_len - header_len`.
         max: u64,
     },
+    /// A frame read from a stream ([`read_frame_stream`](super::read_frame_stream)) has a
+    /// trailer longer than the window of the stream's last bytes that is kept
+    /// ([`STREAM_WINDOW`](super::STREAM_WINDOW)).
+    TrailerPastWindow {
+        /// The stored `trailer_len`.
+        trailer_len: u32,
+        /// The window's length.
+        window: usize,
+    },
     /// The section's entries end (at the error's place) before the section does.
     EntriesEndEarly {
         /// Where the section ends: `header_len`, or `frame_len` for the trailer.
@@ -624,6 +633,11 @@ fn write_kind(f: &mut fmt::Formatter<'_>, kind: &FrameErrorKind, place: &Place) 
         FrameErrorKind::TrailerLenOutOfRange { trailer_len, max } => write!(
             f,
             "trailer_len {trailer_len} is outside {MIN_TRAILER_LEN}..={max} (a trailer, within the frame after its header)"
+        ),
+        FrameErrorKind::TrailerPastWindow { trailer_len, window } => write!(
+            f,
+            "trailer_len {trailer_len} is larger than the {} MiB of a stream's end that are kept ({window} bytes): read the frame from a file",
+            window >> 20
         ),
         FrameErrorKind::EntriesEndEarly { end } => match section {
             Section::Header => write!(f, "the header's last entry ends here, but header_len is {end}"),

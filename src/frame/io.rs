@@ -713,6 +713,204 @@ pub fn read_metalayers_from<R: Read + Seek>(mut reader: R) -> Result<Vec<FrameMe
     read_metalayers_with(&mut reader, &read_error, None)
 }
 
+/// How many of a stream's last bytes [`read_frame_stream`] keeps while it reads through a frame
+/// to its trailer: 64 MiB. A trailer longer than this is an error
+/// ([`FrameErrorKind::TrailerPastWindow`]).
+///
+/// ```
+/// assert_eq!(metalayer::frame::STREAM_WINDOW, 64 << 20);
+/// ```
+pub const STREAM_WINDOW: usize = 64 << 20;
+
+/// What [`read_frame_stream`] read of a frame.
+#[derive(Debug)]
+pub enum StreamFrame {
+    /// Its header and its trailer, checked.
+    Whole(FrameBytes),
+    /// Its header: the trailer could not be read (the stream ends before `frame_len`, the
+    /// trailer does not decode, or it is longer than [`STREAM_WINDOW`]).
+    Header {
+        /// The header's metalayers.
+        metalayers: Vec<FrameMetalayer>,
+        /// Why the trailer could not be read.
+        trailer_error: FrameError,
+    },
+}
+
+/// Reads a contiguous frame from a stream that cannot seek (stdin, a pipe), in bounded memory
+/// whatever its length: the header, then the bytes through `frame_len`, of which only the last
+/// [`STREAM_WINDOW`] are kept, where the trailer is. The chunks between are read and dropped;
+/// nothing after `frame_len` is read. The header is parsed before anything after it is read: a
+/// header that does not read is the error. Io errors are [`FrameErrorKind::Read`].
+///
+/// ```
+/// use metalayer::frame::{StreamFrame, read_frame_stream};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd");
+/// let mut bytes = std::fs::read(path).unwrap();
+/// let frame_len = bytes.len();
+/// bytes.extend_from_slice(b"next");
+/// let mut stream = &bytes[..];
+/// let StreamFrame::Whole(read) = read_frame_stream(&mut stream)? else { panic!("the frame reads") };
+/// assert_eq!(read.frame()?.to_owned(), metalayer::frame::parse_frame(&bytes[..frame_len])?);
+/// assert_eq!(stream, b"next");
+///
+/// // A stream that ends before its trailer: the header, and why the trailer is not there.
+/// let StreamFrame::Header { metalayers, trailer_error } = read_frame_stream(&bytes[..frame_len - 1])? else {
+///     panic!("the header reads")
+/// };
+/// assert_eq!(metalayers[0].name, "b2nd");
+/// assert!(trailer_error.to_string().contains("runs past the end of the input"), "{trailer_error}");
+/// # Ok::<(), metalayer::frame::FrameError>(())
+/// ```
+pub fn read_frame_stream<R: Read>(reader: R) -> Result<StreamFrame, FrameError> {
+    read_stream_in(reader, STREAM_WINDOW)
+}
+
+/// [`read_frame_stream`] with a window of `window` bytes.
+fn read_stream_in<R: Read>(mut reader: R, window: usize) -> Result<StreamFrame, FrameError> {
+    let mut header = Vec::with_capacity(PREFIX_LEN);
+    Read::by_ref(&mut reader)
+        .take(wide(PREFIX_LEN))
+        .read_to_end(&mut header)
+        .map_err(read_error)?;
+    let header_len = super::header_len(&header)?;
+    let frame_len = super::frame_len(&header)?;
+    let rest = header_len.saturating_sub(header.len());
+    header.reserve_exact(rest);
+    Read::by_ref(&mut reader)
+        .take(wide(rest))
+        .read_to_end(&mut header)
+        .map_err(read_error)?;
+    // A header that does not read ends the reading here.
+    let header_len = header_bytes(&header, false)?.len();
+    let metalayers = decode_header(&header)?.1.iter().map(MetalayerRef::to_owned).collect();
+    let tail = Tail::read(&mut reader, frame_len.saturating_sub(wide(header_len)), window)?;
+    match stream_trailer(&tail, header_len, frame_len) {
+        Ok((trailer, trailer_offset)) => Ok(StreamFrame::Whole(FrameBytes {
+            header,
+            trailer,
+            trailer_offset,
+            frame_len,
+            contents_from: None,
+            contents_base: 0,
+        })),
+        Err(trailer_error) => Ok(StreamFrame::Header {
+            metalayers,
+            trailer_error,
+        }),
+    }
+}
+
+/// The trailer of a frame read from a stream, from the stream's last bytes after the header,
+/// and its offset.
+fn stream_trailer(tail: &Tail, header_len: usize, frame_len: u64) -> Result<(Vec<u8>, u64), FrameError> {
+    let input_len = wide(header_len).saturating_add(tail.total);
+    let tail_at = tail_at(header_len, frame_len, input_len, false)?;
+    let last = tail.last(TRAILER_TAIL_LEN);
+    let (trailer_offset, trailer_len) = trailer_place(&last, tail_at, header_len, frame_len)?;
+    let len = usize::try_from(trailer_len).unwrap_or(usize::MAX);
+    if len > tail.window {
+        let kind = FrameErrorKind::TrailerPastWindow {
+            trailer_len,
+            window: tail.window,
+        };
+        return Err(FrameError::at(
+            tail_at.saturating_add(1),
+            Section::Trailer,
+            Entry::Field("trailer_len"),
+            kind,
+        ));
+    }
+    let trailer = tail.last(len);
+    decode_trailer(&trailer, trailer_offset, frame_len)?;
+    Ok((trailer, trailer_offset))
+}
+
+/// The last bytes of a stream, at most `window` of them, kept in a ring as it is read.
+struct Tail {
+    /// The ring: `buf[start..]` then `buf[..start]` in stream order once it is full.
+    buf: Vec<u8>,
+    start: usize,
+    window: usize,
+    /// How many bytes were read in all.
+    total: u64,
+}
+
+impl Tail {
+    /// Reads up to `len` bytes of `reader` (fewer when it ends first), keeping the last
+    /// `window`.
+    fn read<R: Read>(reader: &mut R, len: u64, window: usize) -> Result<Tail, FrameError> {
+        /// How much is read at a time.
+        const STEP: usize = 1 << 20;
+        let mut tail = Tail {
+            buf: Vec::new(),
+            start: 0,
+            window,
+            total: 0,
+        };
+        let mut left = len;
+        while left > 0 {
+            let step = usize::try_from(left).unwrap_or(usize::MAX).min(STEP);
+            let held = tail.buf.len();
+            let n = if held < window {
+                // Filling: the buffer grows with what the stream holds, doubling up to the
+                // window and never past it.
+                let room = window.saturating_sub(held);
+                let step = step.min(room);
+                if tail.buf.capacity().saturating_sub(held) < step {
+                    tail.buf.reserve_exact(held.max(step).min(room));
+                }
+                Read::by_ref(reader)
+                    .take(wide(step))
+                    .read_to_end(&mut tail.buf)
+                    .map_err(read_error)?;
+                tail.buf.len().saturating_sub(held)
+            } else {
+                // Full: the oldest bytes are overwritten.
+                let end = tail.start.saturating_add(step).min(window);
+                let n = match tail.buf.get_mut(tail.start..end) {
+                    Some(part) => read_some(reader, part)?,
+                    None => 0,
+                };
+                tail.start = tail.start.saturating_add(n);
+                if tail.start >= window {
+                    tail.start = 0;
+                }
+                n
+            };
+            if n == 0 {
+                break;
+            }
+            tail.total = tail.total.saturating_add(wide(n));
+            left = left.saturating_sub(wide(n));
+        }
+        Ok(tail)
+    }
+
+    /// The last `n` bytes kept (all of them when fewer are), in stream order.
+    fn last(&self, n: usize) -> Vec<u8> {
+        let (newer, older) = self.buf.split_at(self.start.min(self.buf.len()));
+        let n = n.min(self.buf.len());
+        let mut out = Vec::with_capacity(n);
+        let from_older = n.saturating_sub(newer.len());
+        out.extend_from_slice(older.get(older.len().saturating_sub(from_older)..).unwrap_or_default());
+        let from_newer = n.saturating_sub(from_older);
+        out.extend_from_slice(newer.get(newer.len().saturating_sub(from_newer)..).unwrap_or_default());
+        out
+    }
+}
+
+/// One read into `buf`, retried when interrupted; 0 at the stream's end.
+fn read_some<R: Read>(reader: &mut R, buf: &mut [u8]) -> Result<usize, FrameError> {
+    loop {
+        match reader.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            result => return result.map_err(read_error),
+        }
+    }
+}
+
 /// A reader's io error.
 pub(super) fn read_error(source: io::Error) -> FrameError {
     FrameErrorKind::Read { source }.into()
@@ -724,4 +922,82 @@ fn not_sparse(path: &Path) -> FrameError {
         path: path.to_path_buf(),
     }
     .into()
+}
+
+// A test states what it expects by panicking otherwise.
+#[cfg(test)]
+#[allow(clippy::panic, clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+mod stream_tests {
+    use std::string::ToString;
+
+    use super::*;
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let path = format!("{}/tests/fixtures/files/{name}", env!("CARGO_MANIFEST_DIR"));
+        fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    #[test]
+    fn any_window_that_holds_the_trailer_reads_the_frame() {
+        let bytes = fixture("blosc2-2-vlmeta/bytes.b2nd");
+        let whole = crate::frame::parse_frame(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        let trailer_len = bytes.len() - usize::try_from(whole.trailer.offset).unwrap_or(0);
+        let after_header = bytes.len() - whole.header.header_len;
+        // Windows that wrap the ring at many places, the trailer's length exactly, and more
+        // than the stream holds.
+        let windows = (0..40)
+            .map(|i| trailer_len + i * 7)
+            .chain([after_header, after_header + 1, 1 << 20]);
+        for window in windows {
+            match read_stream_in(&bytes[..], window) {
+                Ok(StreamFrame::Whole(read)) => {
+                    let frame = read.frame().unwrap_or_else(|e| panic!("{e}"));
+                    assert_eq!(frame.to_owned(), whole, "window {window}");
+                }
+                other => panic!("window {window}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_trailer_longer_than_the_window_is_an_error_naming_it() {
+        let bytes = fixture("blosc2-2-vlmeta/bytes.b2nd");
+        let whole = crate::frame::parse_frame(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        let trailer_len = bytes.len() - usize::try_from(whole.trailer.offset).unwrap_or(0);
+        let Ok(StreamFrame::Header {
+            metalayers,
+            trailer_error,
+        }) = read_stream_in(&bytes[..], trailer_len - 1)
+        else {
+            panic!("the header reads");
+        };
+        assert_eq!(metalayers, whole.metalayers);
+        assert!(
+            matches!(
+                trailer_error.kind(),
+                FrameErrorKind::TrailerPastWindow { trailer_len: t, window } if *t as usize == trailer_len && *window == trailer_len - 1
+            ),
+            "{trailer_error}"
+        );
+        assert!(
+            trailer_error.to_string().contains(&format!(
+                "trailer_len {trailer_len} is larger than the 0 MiB of a stream's end"
+            )),
+            "{trailer_error}"
+        );
+    }
+
+    #[test]
+    fn a_stream_that_ends_early_gives_its_length() {
+        let bytes = fixture("blosc2-4/dtype_i4le.b2nd");
+        let Ok(StreamFrame::Header { trailer_error, .. }) = read_stream_in(&bytes[..bytes.len() - 3], 64) else {
+            panic!("the header reads");
+        };
+        assert!(
+            trailer_error
+                .to_string()
+                .ends_with(&format!("runs past the end of the input ({} bytes)", bytes.len() - 3)),
+            "{trailer_error}"
+        );
+    }
 }

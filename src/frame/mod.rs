@@ -138,8 +138,8 @@ pub use codec::{Codec, Filter, SplitMode};
 pub use error::{ChunkMiss, Entry, FrameError, FrameErrorKind, OffsetMiss, Place, Section};
 pub use header::parse_header;
 pub use io::{
-    FrameBytes, Window, read_frame, read_frame_bytes, read_frame_bytes_at, read_frame_from, read_metalayers,
-    read_metalayers_at, read_metalayers_from,
+    FrameBytes, STREAM_WINDOW, StreamFrame, Window, read_frame, read_frame_bytes, read_frame_bytes_at, read_frame_from,
+    read_frame_stream, read_metalayers, read_metalayers_at, read_metalayers_from,
 };
 #[cfg(feature = "store")]
 pub(crate) use io::{open_regular, read_frame_bytes_file_at};

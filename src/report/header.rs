@@ -8,38 +8,15 @@ use crate::std_prelude::*;
 use std::fmt::Write as _;
 
 use crate::frame::{Filter, Header, Trailer};
-use serde_json::{Map, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
 
 /// Where the filter pipeline's 16 bytes keep what `inspect` shows: six filters, the codec's
 /// meta byte, six filter meta bytes.
 const FILTERS: std::ops::Range<usize> = 0..6;
 const FILTERS_META: std::ops::Range<usize> = 8..14;
 
-/// python-blosc2's name of a code (`blosc2.Codec`, `blosc2.Filter`, `blosc2.SplitMode`), or
-/// its number when it has none.
-fn named(name: Option<&str>, number: u8) -> Value {
-    match name {
-        Some(name) => Value::String(name.to_owned()),
-        None => Value::from(number),
-    }
-}
-
-fn codec_value(header: &Header) -> Value {
-    let codec = header.codec();
-    named(codec.name(), codec.number())
-}
-
-fn filter_value(f: u8) -> Value {
-    let filter = Filter::from_number(f);
-    named(filter.name(), f)
-}
-
-fn split_value(header: &Header) -> Value {
-    let mode = header.split_mode();
-    named(mode.name(), mode.number())
-}
-
-/// Text of a name or number from [`named`].
+/// Text of a name, or of the number that has none.
 fn name_text(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
@@ -73,46 +50,83 @@ fn frame_type(header: &Header) -> Value {
     }
 }
 
-/// The header's fields as JSON, named as python-blosc2 names them where it reports them.
-pub(crate) fn header_json(header: &Header) -> Value {
-    let data = &header.filters.data;
-    let mut map = Map::new();
-    let mut put = |key: &str, value: Value| {
-        map.insert(key.to_owned(), value);
-    };
-    put("header_len", Value::from(header.header_len));
-    put("frame_len", Value::from(header.frame_len));
-    put("format_version", Value::from(header.format_version()));
-    put("frame_type", frame_type(header));
-    put("nbytes", Value::from(header.nbytes));
-    put("cbytes", Value::from(header.cbytes));
-    put("ratio", ratio(header).map_or(Value::Null, Value::from));
-    put("typesize", Value::from(header.typesize));
-    put("blocksize", Value::from(header.blocksize));
-    put("chunksize", Value::from(header.chunksize));
-    put("nchunks", nchunks(header).map_or(Value::Null, Value::from));
-    put("codec", codec_value(header));
-    put("codec_meta", Value::from(header.codec_meta()));
-    put("clevel", Value::from(header.clevel()));
-    put("use_dict", Value::Bool(header.use_dict()));
-    put("splitmode", split_value(header));
-    let filters = data[FILTERS].iter().map(|&f| filter_value(f)).collect();
-    put("filters", Value::Array(filters));
-    let filters_meta = data[FILTERS_META].iter().map(|&m| Value::from(m)).collect();
-    put("filters_meta", Value::Array(filters_meta));
-    put("nthreads_compress", Value::from(header.nthreads_compress));
-    put("nthreads_decompress", Value::from(header.nthreads_decompress));
-    put("has_vlmetalayers", Value::Bool(header.has_vlmetalayers));
-    Value::Object(map)
+/// A python-blosc2 name (`blosc2.Codec`, `blosc2.Filter`, `blosc2.SplitMode`, the frame type),
+/// or the number itself when it has none, written straight to the serializer.
+#[derive(Clone, Copy)]
+struct Named(Option<&'static str>, u8);
+
+impl Serialize for Named {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(name) => serializer.serialize_str(name),
+            None => serializer.serialize_u8(self.1),
+        }
+    }
+}
+
+fn frame_type_named(header: &Header) -> Named {
+    let ty = header.frame_type();
+    Named(
+        match ty {
+            0 => Some("contiguous"),
+            1 => Some("sparse"),
+            _ => None,
+        },
+        ty,
+    )
+}
+
+/// The header's fields as JSON, named as python-blosc2 names them where it reports them,
+/// written straight to the serializer.
+pub(crate) struct HeaderJson<'a>(pub &'a Header);
+
+impl Serialize for HeaderJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let header = self.0;
+        let data = &header.filters.data;
+        let codec = header.codec();
+        let split = header.split_mode();
+        let mut map = serializer.serialize_map(Some(21))?;
+        map.serialize_entry("header_len", &header.header_len)?;
+        map.serialize_entry("frame_len", &header.frame_len)?;
+        map.serialize_entry("format_version", &header.format_version())?;
+        map.serialize_entry("frame_type", &frame_type_named(header))?;
+        map.serialize_entry("nbytes", &header.nbytes)?;
+        map.serialize_entry("cbytes", &header.cbytes)?;
+        map.serialize_entry("ratio", &ratio(header))?;
+        map.serialize_entry("typesize", &header.typesize)?;
+        map.serialize_entry("blocksize", &header.blocksize)?;
+        map.serialize_entry("chunksize", &header.chunksize)?;
+        map.serialize_entry("nchunks", &nchunks(header))?;
+        map.serialize_entry("codec", &Named(codec.name(), codec.number()))?;
+        map.serialize_entry("codec_meta", &header.codec_meta())?;
+        map.serialize_entry("clevel", &header.clevel())?;
+        map.serialize_entry("use_dict", &header.use_dict())?;
+        map.serialize_entry("splitmode", &Named(split.name(), split.number()))?;
+        let filters: [Named; 6] = std::array::from_fn(|i| {
+            let f = data[FILTERS.start + i];
+            Named(Filter::from_number(f).name(), f)
+        });
+        map.serialize_entry("filters", &filters)?;
+        map.serialize_entry("filters_meta", &data[FILTERS_META])?;
+        map.serialize_entry("nthreads_compress", &header.nthreads_compress)?;
+        map.serialize_entry("nthreads_decompress", &header.nthreads_decompress)?;
+        map.serialize_entry("has_vlmetalayers", &header.has_vlmetalayers)?;
+        map.end()
+    }
 }
 
 /// The trailer's place as JSON.
-pub(crate) fn trailer_json(trailer: &Trailer) -> Value {
-    serde_json::json!({
-        "offset": trailer.offset,
-        "trailer_len": trailer.trailer_len,
-        "fingerprint_type": trailer.fingerprint.ty,
-    })
+pub(crate) struct TrailerJson<'a>(pub &'a Trailer);
+
+impl Serialize for TrailerJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry("offset", &self.0.offset)?;
+        map.serialize_entry("trailer_len", &self.0.trailer_len)?;
+        map.serialize_entry("fingerprint_type", &self.0.fingerprint.ty)?;
+        map.end()
+    }
 }
 
 /// The header as `(label, text)` lines: the frame, the codec and filters, the sizes.
@@ -173,9 +187,9 @@ mod tests {
 
     #[test]
     fn names_are_python_blosc2s_or_numbers() {
-        assert_eq!(named(Some("ZSTD"), 5), Value::from("ZSTD"));
-        assert_eq!(filter_value(35), Value::from("BYTEDELTA"));
-        assert_eq!(filter_value(200), Value::from(200));
+        let named = |f: u8| serde_json::to_value(Named(Filter::from_number(f).name(), f)).unwrap();
+        assert_eq!(named(35), Value::from("BYTEDELTA"));
+        assert_eq!(named(200), Value::from(200));
         assert_eq!(name_text(&Value::from(7)), "7");
     }
 }

@@ -48,6 +48,19 @@ use crate::vlmeta;
 /// ```
 pub const TEXT_MAX_CHARS: usize = 1000;
 
+/// The version of the JSON report's shape, which the command writes as `"format"` in each
+/// object it prints.
+///
+/// - 1: each value's bytes were written as hex beside what they decode to (an item's `"hex"`,
+///   an ext's `"data"`), so that a frame held in a value was written again at every level.
+/// - 2: each byte once: a value is written as what it decodes to, and bytes that decode to
+///   nothing as hex; [`Context::with_hex`] adds the bytes of format 1 back.
+///
+/// ```
+/// assert_eq!(metalayer::report::FORMAT, 2);
+/// ```
+pub const FORMAT: u32 = 2;
+
 /// The most errors a context keeps with their places; one more line counts the rest.
 ///
 /// ```
@@ -95,6 +108,8 @@ pub struct Context<'r> {
     place: RefCell<Vec<String>>,
     /// The frames a text line's value holds, to be shown after it.
     text_frames: RefCell<Vec<Queued>>,
+    /// Whether each value's bytes are shown beside what they decode to.
+    hex: bool,
 }
 
 impl<'r> Context<'r> {
@@ -114,7 +129,40 @@ impl<'r> Context<'r> {
             more_warnings: Cell::new(0),
             place: RefCell::new(Vec::new()),
             text_frames: RefCell::new(Vec::new()),
+            hex: false,
         }
+    }
+
+    /// The same context, whose reports show each value's bytes (`true`) beside what they
+    /// decode to, or not (`false`, the default). Either way, bytes that decode to nothing are
+    /// shown as hex, and a frame held in a value is reported where it is.
+    ///
+    /// Without the bytes, each byte of the input is written once: as the value it decodes to,
+    /// or as hex when it decodes to nothing. With them, an item has `"hex"` (its bytes, a
+    /// vlmetalayer's decompressed) and each ext that decodes has `"data"`, as in [`FORMAT`] 1.
+    ///
+    /// ```
+    /// use metalayer::report::{Context, FrameReport, Reading, Registry};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// let registry = Registry::builtin();
+    /// for hex in [false, true] {
+    ///     let cx = Context::new(&registry).with_hex(hex);
+    ///     let json = serde_json::to_value(FrameReport::new(&cx, Reading::Whole(metalayer::frame::read_frame(path)?)))?;
+    ///     let unit = &json["metalayers"][1];
+    ///     assert_eq!(unit["msgpack"], "kelvin");
+    ///     // "kelvin" as msgpack: fixstr 0xa6, then its six bytes.
+    ///     assert_eq!(unit.get("hex").and_then(|h| h.as_str()), hex.then_some("a66b656c76696e"));
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_hex(self, hex: bool) -> Context<'r> {
+        Context { hex, ..self }
+    }
+
+    /// Whether reports show each value's bytes ([`with_hex`](Self::with_hex)).
+    pub fn shows_hex(&self) -> bool {
+        self.hex
     }
 
     /// The input's budget.
@@ -209,15 +257,21 @@ impl<'r> Context<'r> {
     }
 
     /// The entries of an ext 42 that holds a frame, `depth` levels down, at byte `at` of its
-    /// value: `"frame"` with the frame's report, or `"error"`.
+    /// value: `"frame"` with the frame's report, or `"data"` (its bytes) and `"error"`. With
+    /// `hex`, `"data"` comes before `"frame"` too.
     pub(crate) fn nested_frame_entry<M: SerializeMap>(
         &self,
         map: &mut M,
         data: &[u8],
         at: usize,
         depth: usize,
+        hex: bool,
     ) -> Result<(), M::Error> {
-        match self.nested_frame(data, at, depth) {
+        let frame = self.nested_frame(data, at, depth);
+        if hex || frame.is_err() {
+            map.serialize_entry("data", &Hex(data))?;
+        }
+        match frame {
             Ok(frame) => self.at(nested_place(at), || {
                 map.serialize_entry("frame", &FrameReport::nested(self, Data::Nested(frame), depth))
             }),
@@ -378,7 +432,7 @@ impl<'c, 'd> FrameReport<'c, 'd> {
     pub fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
         let parts = self.parts();
         if let Some((header, _)) = &parts.fields {
-            map.serialize_entry("header", &header::header_json(header))?;
+            map.serialize_entry("header", &header::HeaderJson(header))?;
         }
         let items = |items, vl| Items {
             report: self,
@@ -387,7 +441,7 @@ impl<'c, 'd> FrameReport<'c, 'd> {
         };
         map.serialize_entry("metalayers", &items(&parts.metalayers, false))?;
         if let Some((_, trailer)) = &parts.fields {
-            map.serialize_entry("trailer", &header::trailer_json(trailer))?;
+            map.serialize_entry("trailer", &header::TrailerJson(trailer))?;
             map.serialize_entry("vlmetalayers", &items(&parts.vlmetalayers, true))?;
         }
         if let Some(error) = &parts.trailer_error {
@@ -683,7 +737,7 @@ impl<'m, 'x> Item<'m, 'x> {
     /// error), else nothing.
     fn msgpack<'b>(&self, bytes: &'b [u8]) -> Result<Msgpack<'b, 'x>, Option<String>> {
         match Msgpack::checked(bytes, &self.cx.budget, self.value_depth(), Some(self.cx)) {
-            Ok(value) => Ok(value),
+            Ok(value) => Ok(value.hex(self.cx.hex)),
             Err(e) if e.is_limit() => {
                 let note = format!("shown as bytes: {e}");
                 self.cx.error(&note);
@@ -728,9 +782,15 @@ impl<'m, 'x> Item<'m, 'x> {
                         label(out, &pad, name, width + 1).map_err(serde_json::Error::io)?;
                         clipped(out, field).map_err(serde_json::Error::io)
                     });
-                    if !wrote.map_err(io::Error::from)? {
+                    let wrote = wrote.map_err(io::Error::from)?;
+                    if !wrote {
                         label(out, &pad, "value", 6)?;
                         clipped(out, value)?;
+                    }
+                    if self.cx.hex {
+                        let width = if wrote { width + 1 } else { 6 };
+                        label(out, &pad, "hex", width)?;
+                        clipped_hex(out, &bytes)?;
                     }
                     Ok(())
                 }
@@ -744,8 +804,10 @@ impl<'m, 'x> Item<'m, 'x> {
                     let width = if warning.is_some() { 8 } else { 6 };
                     label(out, &pad, "value", width)?;
                     clipped(out, &value.clone().style(Style::Text))?;
-                    label(out, &pad, "hex", width)?;
-                    clipped_hex(out, &bytes)?;
+                    if self.cx.hex {
+                        label(out, &pad, "hex", width)?;
+                        clipped_hex(out, &bytes)?;
+                    }
                     if let Some(warning) = warning {
                         label(out, &pad, "warning", width)?;
                         writeln!(out, "{}", escaped(warning))?;
@@ -886,6 +948,9 @@ impl Serialize for Item<'_, '_> {
             map.serialize_entry("len", &bytes.len())?;
             match self.content(&bytes) {
                 Content::Known(value) => {
+                    if self.cx.hex {
+                        map.serialize_entry("hex", &Hex(&bytes))?;
+                    }
                     map.serialize_entry("schema", &value.layout().schema)?;
                     let key = if value.is_record() { "fields" } else { "value" };
                     map.serialize_entry(key, &value)?;
@@ -895,7 +960,9 @@ impl Serialize for Item<'_, '_> {
                     map.serialize_entry("error", &error)?;
                 }
                 Content::Msgpack(value, warning) => {
-                    map.serialize_entry("hex", &Hex(&bytes))?;
+                    if self.cx.hex {
+                        map.serialize_entry("hex", &Hex(&bytes))?;
+                    }
                     map.serialize_entry("msgpack", &value)?;
                     if let Some(warning) = warning {
                         map.serialize_entry("warning", &warning)?;

@@ -10,21 +10,26 @@ use std::io::{self, Write};
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter};
 
-/// Writes `value` as compact JSON.
+/// Writes `value` as compact JSON. Strings are escaped as serde_json escapes them, and DEL and
+/// the C1 controls, which JSON allows raw, as `\u00XX` too: no control character from a file
+/// reaches the output raw.
 ///
 /// ```
 /// let mut out = Vec::new();
 /// metalayer::value::write_json(&mut out, &[1, 2])?;
 /// assert_eq!(out, b"[1,2]");
+/// let mut out = Vec::new();
+/// metalayer::value::write_json(&mut out, "a\u{7f}b\u{85}")?;
+/// assert_eq!(out, br#""a\u007fb\u0085""#);
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn write_json<W: Write, T: ?Sized + Serialize>(writer: W, value: &T) -> io::Result<()> {
     let mut ser = serde_json::Serializer::with_formatter(writer, HexBytes(CompactFormatter));
-    super::json::with_bytes_as_hex(|| value.serialize(&mut ser)).map_err(io::Error::from)
+    value.serialize(&mut ser).map_err(io::Error::from)
 }
 
 /// A formatter that writes byte strings as quoted lowercase hex, as the hex strings of
-/// [`Hex`](super::json::Hex) are, without scanning them for escapes.
+/// [`Hex`](super::json::Hex) are, and escapes DEL and the C1 controls in strings.
 struct HexBytes<F>(F);
 
 /// Writes `"hex"`.
@@ -45,7 +50,7 @@ impl<F: Formatter> Formatter for HexBytes<F> {
 }
 
 /// Writes `value` as pretty JSON in the command's style ([`PrettyFormatter`]), indented from
-/// `level` levels of two spaces.
+/// `level` levels of two spaces; strings escaped as [`write_json`] escapes them.
 ///
 /// ```
 /// let value = metalayer::serde_json::json!({"shape": [10, 20], "fields": {"a": "b"}});
@@ -56,7 +61,7 @@ impl<F: Formatter> Formatter for HexBytes<F> {
 /// ```
 pub fn write_pretty<W: Write, T: ?Sized + Serialize>(writer: W, value: &T, level: usize) -> io::Result<()> {
     let mut ser = serde_json::Serializer::with_formatter(writer, PrettyFormatter::new(level));
-    super::json::with_bytes_as_hex(|| value.serialize(&mut ser)).map_err(io::Error::from)
+    value.serialize(&mut ser).map_err(io::Error::from)
 }
 
 /// Writes `value` as one line of text ([`TextFormatter`]).
@@ -112,17 +117,33 @@ impl Formatter for TextFormatter {
 }
 
 /// Writes `text`, with DEL and the C1 controls (which serde_json leaves as they are) as
-/// `\u00XX`.
+/// `\u00XX`. In UTF-8, DEL is the byte 0x7f and a C1 control the bytes 0xc2 0x80..=0x9f: the
+/// text is scanned for those bytes, not decoded.
 fn write_escaped_c1<W: ?Sized + Write>(writer: &mut W, text: &str) -> io::Result<()> {
-    let mut start = 0;
-    for (at, c) in text.char_indices() {
-        if is_c1_or_del(c) {
-            writer.write_all(&text.as_bytes()[start..at])?;
-            write!(writer, "\\u{:04x}", u32::from(c))?;
-            start = at + c.len_utf8();
-        }
+    let bytes = text.as_bytes();
+    // Most text is ASCII without DEL: checked a word at a time and written as it is.
+    if text.is_ascii() && !bytes.contains(&0x7f) {
+        return writer.write_all(bytes);
     }
-    writer.write_all(&text.as_bytes()[start..])
+    let mut start = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        let len = match (bytes[at], bytes.get(at + 1)) {
+            (0x7f, _) => 1,
+            (0xc2, Some(0x80..=0x9f)) => 2,
+            _ => {
+                at += 1;
+                continue;
+            }
+        };
+        // DEL is 0x7f; a C1 control's code point is its second byte.
+        let code = if len == 1 { 0x7f } else { bytes[at + 1] };
+        writer.write_all(&bytes[start..at])?;
+        write!(writer, "\\u{code:04x}")?;
+        at += len;
+        start = at;
+    }
+    writer.write_all(&bytes[start..])
 }
 
 fn is_c1_or_del(c: char) -> bool {

@@ -10,12 +10,9 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 use serde_json::{Number, Value};
 
-/// Bytes shown as lowercase hex, written a piece at a time: a serializer's `collect_str` (as
-/// serde_json's) streams it without building the whole string. Within [`write_json`] and
-/// [`write_pretty`](super::write_pretty), whose formatters write byte strings as quoted hex, it
-/// is handed over as bytes, and written without being scanned for escapes.
-///
-/// [`write_json`]: super::write_json
+/// Bytes shown as lowercase hex, written a piece at a time: it serializes as a string through
+/// the serializer's `collect_str`, which serde_json streams without building the whole string.
+/// Every serializer gets the same string: nothing about the serializer running is assumed.
 ///
 /// ```
 /// use metalayer::value::json::Hex;
@@ -63,37 +60,10 @@ impl fmt::Display for Hex<'_> {
     }
 }
 
-std::thread_local! {
-    /// Whether the serializer running on this thread is one of [`super::write_json`]'s or
-    /// [`super::write_pretty`]'s, whose formatters write byte strings as quoted hex.
-    static BYTES_AS_HEX: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `f` with [`Hex`] handed to the serializer as bytes: for formatters that write them as
-/// quoted hex.
-pub(crate) fn with_bytes_as_hex<T>(f: impl FnOnce() -> T) -> T {
-    let before = BYTES_AS_HEX.with(|flag| flag.replace(true));
-    let result = f();
-    BYTES_AS_HEX.with(|flag| flag.set(before));
-    result
-}
-
-/// Runs `f` with [`Hex`] written as text, whatever the serializer around it: for a serializer
-/// run inside another (a map key's text).
-pub(crate) fn with_bytes_as_text<T>(f: impl FnOnce() -> T) -> T {
-    let before = BYTES_AS_HEX.with(|flag| flag.replace(false));
-    let result = f();
-    BYTES_AS_HEX.with(|flag| flag.set(before));
-    result
-}
-
 impl Serialize for Hex<'_> {
+    /// A string of the hex digits, through the serializer's `collect_str`.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if BYTES_AS_HEX.with(std::cell::Cell::get) {
-            serializer.serialize_bytes(self.0)
-        } else {
-            serializer.collect_str(self)
-        }
+        serializer.collect_str(self)
     }
 }
 

@@ -42,8 +42,8 @@
 //! ext is `{"type": t, "hex": "..."}`, a map whose keys are strings is an object and any other
 //! map an array of `[key, value]` pairs, and a timestamp RFC 3339 text in UTC
 //! (`"2026-11-25T17:24:48.5Z"`; see [`timestamp_text`]). In plain msgpack, a binary is `{"bin": "hex"}` and an
-//! ext `{"ext": t, "data": "hex"}`, with what python-blosc2's ext types hold beside (see
-//! [`Msgpack`]).
+//! ext `{"ext": t, "data": "hex"}`; python-blosc2's ext types are shown by what they hold
+//! instead of their bytes, which [`Msgpack::hex`] adds back (see [`Msgpack`]).
 //!
 //! # Limits
 //!

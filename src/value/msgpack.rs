@@ -38,8 +38,11 @@ pub const EXT_NDARRAY: i8 = 46;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Style {
-    /// The JSON form: a binary is `{"bin": "hex"}`, an ext `{"ext": type, "data": "hex"}` with
-    /// what it holds beside (`"value"`, `"frame"`, `"error"` or `"note"`).
+    /// The JSON form: a binary is `{"bin": "hex"}`; an ext python-blosc2's types decode is
+    /// `{"ext": type}` with what it holds (`"value"` or `"frame"`), and any other ext
+    /// `{"ext": type, "data": "hex"}` (with `"error"` or `"note"` when it is one of
+    /// python-blosc2's types and does not decode). With [`Msgpack::hex`], every ext has
+    /// `"data"`.
     #[default]
     Json,
     /// The text form, for [`TextFormatter`](super::TextFormatter): a binary is written with
@@ -244,6 +247,10 @@ enum Verdict {
 /// let bytes = b"\x83\xa1a\x92\x01\xcb\x40\x04\0\0\0\0\0\0\xa1b\xc4\x01\xff\xa1c\xc7\x03\x2d\x92\x01\x02";
 /// let mut out = Vec::new();
 /// write_json(&mut out, &Msgpack::new(bytes, &budget)?)?;
+/// assert_eq!(String::from_utf8(out)?, r#"{"a":[1,2.5],"b":{"bin":"ff"},"c":{"ext":45,"value":[1,2]}}"#);
+/// // With the bytes of the exts that decode, too.
+/// let mut out = Vec::new();
+/// write_json(&mut out, &Msgpack::new(bytes, &budget)?.hex(true))?;
 /// assert_eq!(
 ///     String::from_utf8(out)?,
 ///     r#"{"a":[1,2.5],"b":{"bin":"ff"},"c":{"ext":45,"data":"920102","value":[1,2]}}"#
@@ -262,6 +269,8 @@ pub struct Msgpack<'a, 'c> {
     cx: Option<&'c Context<'c>>,
     verdicts: Vec<Verdict>,
     style: Style,
+    /// Whether the exts that decode show their bytes too.
+    hex: bool,
 }
 
 impl fmt::Debug for Msgpack<'_, '_> {
@@ -270,6 +279,7 @@ impl fmt::Debug for Msgpack<'_, '_> {
             .field("len", &self.bytes.len())
             .field("depth", &self.depth)
             .field("style", &self.style)
+            .field("hex", &self.hex)
             .finish()
     }
 }
@@ -305,12 +315,20 @@ impl<'a, 'c> Msgpack<'a, 'c> {
             cx,
             verdicts,
             style: Style::Json,
+            hex: false,
         })
     }
 
     /// The same value, shown in `style`.
     pub fn style(self, style: Style) -> Msgpack<'a, 'c> {
         Msgpack { style, ..self }
+    }
+
+    /// The same value, with (`true`) or without (`false`, the default) the bytes of the exts
+    /// that decode (`"data"` beside `"value"` or `"frame"`) in the JSON form. The bytes of an
+    /// ext that decodes to nothing are always shown.
+    pub fn hex(self, hex: bool) -> Msgpack<'a, 'c> {
+        Msgpack { hex, ..self }
     }
 
     /// The value's bytes.
@@ -459,7 +477,7 @@ impl fmt::Display for KeyText<'_, '_, '_> {
             },
             ..self.0
         };
-        json::with_bytes_as_text(|| node.serialize(&mut serde_json::Serializer::new(&mut text)))
+        node.serialize(&mut serde_json::Serializer::new(&mut text))
             .map_err(|_| fmt::Error)?;
         f.write_str(&String::from_utf8_lossy(&text))
     }
@@ -493,9 +511,13 @@ impl<'a> Node<'_, 'a, '_> {
         let text = self.m.style == Style::Text;
         // The payload's offset in this value's bytes: it ends where the walk is now.
         let data_at = self.w.at.get() - data.len();
+        // The type, and the bytes when they are asked for.
         let json_head = |map: &mut S::SerializeMap| -> Result<(), S::Error> {
             map.serialize_entry("ext", &ty)?;
-            map.serialize_entry("data", &Hex(data))
+            if self.m.hex {
+                map.serialize_entry("data", &Hex(data))?;
+            }
+            Ok(())
         };
         match ty {
             EXT_RECORD | EXT_SET | EXT_NDARRAY => {
@@ -514,7 +536,7 @@ impl<'a> Node<'_, 'a, '_> {
             EXT_COMPLEX => match complex(data) {
                 Some((re, im)) => {
                     let pair = (Float(re), Float(im));
-                    let mut map = serializer.serialize_map(Some(if text { 1 } else { 3 }))?;
+                    let mut map = serializer.serialize_map(None)?;
                     if text {
                         map.serialize_entry("complex", &pair)?;
                     } else {
@@ -538,9 +560,9 @@ impl<'a> Node<'_, 'a, '_> {
                     map.end()
                 }
                 Some(cx) => {
-                    let mut map = serializer.serialize_map(Some(3))?;
-                    json_head(&mut map)?;
-                    cx.nested_frame_entry(&mut map, data, self.m.base + at, self.depth + 1)?;
+                    let mut map = serializer.serialize_map(None)?;
+                    map.serialize_entry("ext", &ty)?;
+                    cx.nested_frame_entry(&mut map, data, self.m.base + at, self.depth + 1, self.m.hex)?;
                     map.end()
                 }
                 None => plain_ext(serializer, ty, data, None),
@@ -575,6 +597,7 @@ impl<'a> Node<'_, 'a, '_> {
             cx: self.m.cx,
             verdicts: Vec::new(),
             style: self.m.style,
+            hex: self.m.hex,
         };
         let walk = Walk::default();
         let nested = |j: usize| verdicts(from + j);
@@ -584,12 +607,14 @@ impl<'a> Node<'_, 'a, '_> {
             depth: self.depth + 1,
             verdicts: &nested,
         };
-        let mut map = serializer.serialize_map(Some(if text { 1 } else { 3 }))?;
+        let mut map = serializer.serialize_map(None)?;
         if text {
             map.serialize_entry(name, &payload)?;
         } else {
             map.serialize_entry("ext", &ty)?;
-            map.serialize_entry("data", &Hex(data))?;
+            if self.m.hex {
+                map.serialize_entry("data", &Hex(data))?;
+            }
             map.serialize_entry("value", &payload)?;
         }
         self.w.verdict.set(from + walk.verdict.get());

@@ -285,3 +285,56 @@ pub fn same_value(ours: &Value, python: &Value) -> bool {
         _ => ours == python,
     }
 }
+
+/// An `inspect --hex` report as format 2 writes it without `--hex`: each value once. An item
+/// (`{"name", "len", ...}`) that decodes (`"schema"` or `"msgpack"`) loses its `"hex"`, and an
+/// ext that decodes (`"value"` or `"frame"`) its `"data"`; bytes that decode to nothing keep
+/// their hex.
+pub fn without_hex(value: &Value) -> Value {
+    match value {
+        Value::Array(items) => Value::Array(items.iter().map(without_hex).collect()),
+        Value::Object(map) => {
+            let item = map.contains_key("name")
+                && map.contains_key("len")
+                && (map.contains_key("schema") || map.contains_key("msgpack"));
+            let ext = map.contains_key("ext") && (map.contains_key("value") || map.contains_key("frame"));
+            map.iter()
+                .filter(|(k, _)| !(item && k.as_str() == "hex" || ext && k.as_str() == "data"))
+                .map(|(k, v)| (k.clone(), without_hex(v)))
+                .collect::<serde_json::Map<_, _>>()
+                .into()
+        }
+        other => other.clone(),
+    }
+}
+
+/// Runs the binary with `args` and with `args` and `--hex`, both `--jsonl`, and checks that
+/// the first writes what the second does, each value once ([`without_hex`]); returns the
+/// outputs, the one with `--hex` second.
+pub fn run_with_and_without_hex<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (Output, Output) {
+    let plain = Command::new(BIN)
+        .arg("inspect")
+        .arg("--jsonl")
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    let hex = Command::new(BIN)
+        .args(["inspect", "--jsonl", "--hex"])
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(plain.status.code(), hex.status.code());
+    assert_eq!(stderr(&plain), stderr(&hex));
+    let lines = |out: &Output| -> Vec<Value> {
+        stdout(out)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect()
+    };
+    let (p, h) = (lines(&plain), lines(&hex));
+    assert_eq!(p.len(), h.len());
+    for (p, h) in p.iter().zip(&h) {
+        assert_eq!(p, &without_hex(h), "{}", p["path"]);
+    }
+    (plain, hex)
+}
