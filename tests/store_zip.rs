@@ -796,6 +796,13 @@ fn hostile_zips_beside_the_zip_crate() {
     saturated[eocd + 12..eocd + 16].copy_from_slice(&[0xff; 4]);
     cases.push(("a saturated directory size without zip64 records", saturated));
 
+    let long = "n".repeat(65_535);
+    cases.push(("a name of 65,535 bytes", build(&[spec(&long, a)], End::Plain)));
+    cases.push((
+        "names with control characters",
+        build(&[spec("a\x7f\n\u{1b}[0m", a), spec("b\0c", b)], End::Plain),
+    ));
+
     let mut findings = Vec::new();
     for (name, bytes) in &cases {
         let (agreement, ours, theirs) = compare_bytes(&dir, bytes);
@@ -828,6 +835,38 @@ fn hostile_zips_beside_the_zip_crate() {
                 "a saturated directory size without zip64 records",
                 Agreement::OnlyOursRefuses
             ),
+            ("a name of 65,535 bytes", Agreement::Same),
+            ("names with control characters", Agreement::Same),
+        ]
+    );
+}
+
+#[test]
+fn names_are_shown_without_control_characters() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let long = "n".repeat(65_535);
+    let specs = [
+        Spec {
+            name: "a\x7f\n\u{1b}[0m",
+            data: b"0123456789",
+            ..Spec::default()
+        },
+        Spec {
+            name: &long,
+            data: b"abc",
+            ..Spec::default()
+        },
+    ];
+    let path = write(&dir, &build(&specs, End::Plain));
+    let store = Store::open_zip(&path).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<(&[u8], &str)> = store.members().map(|m| (&m.raw_name[..], m.name.as_str())).collect();
+    // DEL, LF and ESC (U+007F, U+000A, U+001B) are each replaced by U+FFFD; the name as stored is
+    // kept.
+    assert_eq!(
+        names,
+        [
+            (&b"a\x7f\n\x1b[0m"[..], "a\u{fffd}\u{fffd}\u{fffd}[0m"),
+            (long.as_bytes(), long.as_str())
         ]
     );
 }

@@ -33,12 +33,8 @@ use walkdir::WalkDir;
 use crate::output::chain;
 use metalayer::store::{self, Entry, Store};
 
-/// The first bytes of every frame: msgpack fixarray(14) `0x9e`, then fixstr(8) `0xa8` and
-/// `"b2frame\0"` (the header's first item, the magic string with its NUL).
-pub const FRAME_MAGIC: [u8; 10] = *b"\x9e\xa8b2frame\0";
-
-/// The file that makes a directory a sparse frame.
-const SPARSE_HEADER_FILE: &str = "chunks.b2frame";
+/// The first bytes of every frame, and the file that makes a directory a sparse frame.
+pub use metalayer::store::{FRAME_MAGIC, SPARSE_HEADER_FILE};
 
 /// Where one frame is read from.
 #[derive(Debug, Clone, PartialEq, Eq)]

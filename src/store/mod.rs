@@ -462,10 +462,18 @@ impl Store {
     /// let store = metalayer::store::Store::open_dir(path)?;
     /// let names: Vec<&str> = store.members().map(|m| m.name.as_str()).collect();
     /// assert!(names.contains(&"embed.b2e"));
+    ///
+    /// // A sparse-frame directory is a frame, not a store.
+    /// let sparse = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/sparse_meta.b2nd");
+    /// assert!(metalayer::store::Store::open(sparse).is_err());
     /// # Ok::<(), metalayer::store::StoreError>(())
     /// ```
     pub fn open_dir(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref();
+        // A sparse frame is one frame, not a store of them.
+        if fs::metadata(path.join(SPARSE_HEADER_FILE)).is_ok_and(|m| m.is_file()) {
+            return Err(StoreError::new(path, StoreErrorKind::NotAStore));
+        }
         let mut entries = Vec::new();
         // Each directory's names, sorted, on a stack: depth first, in name order.
         let mut stack: Vec<(Vec<u8>, PathBuf)> = vec![(Vec::new(), path.to_path_buf())];
