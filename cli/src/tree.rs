@@ -77,7 +77,7 @@ fn cells(node: &Node, root: &str) -> Vec<String> {
     row
 }
 
-/// The node as a JSON object: `{"path", "name", "depth", "key"?, "kind", "shape"?, "dtype"?,
+/// The node as a JSON object: `{"format", "path", "name", "depth", "key"?, "kind", "shape"?, "dtype"?,
 /// "chunks"?, "codec"?, "cratio"?, "error"?}`.
 fn object(node: &Node, root: &str) -> Value {
     let mut object = Map::new();
@@ -89,6 +89,7 @@ fn object(node: &Node, root: &str) -> Value {
             node.name().to_string_lossy().into_owned(),
         )
     };
+    object.insert("format".to_owned(), Value::from(metalayer::report::FORMAT));
     object.insert("path".to_owned(), Value::String(path));
     object.insert("name".to_owned(), Value::String(name));
     object.insert("depth".to_owned(), Value::from(node.depth()));

@@ -17,6 +17,7 @@ fn tree(path: &str) -> BTreeMap<String, Value> {
     assert_eq!(stderr(&out), "", "{path}");
     let mut nodes = BTreeMap::new();
     for node in jsonl(&out) {
+        assert_eq!(node["format"], 2, "{path}: the version of the JSON's shape");
         let key = if node["depth"] == 0 {
             String::new()
         } else {
