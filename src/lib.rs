@@ -258,15 +258,15 @@ extern crate std;
 extern crate self as metalayer;
 
 pub use metalayer_macros::metalayer;
+/// The msgpack wire types and their marker bytes, which decoding errors name (a value not in its
+/// smallest wire type).
+pub use metalayer_runtime::wire;
 pub use metalayer_runtime::{
     ArrayField, BinField, BoolValue, Candidate, CandidateOf, Decode, DecodeError, DecodeErrorKind, DecodeOwned,
     Decoder, DispatchError, DispatchErrorOf, EncodeError, EncodeErrorKind, Encoder, Ext, ExtField, Fit, FloatValue,
     Int, IntValue, Metalayer, MetalayerName, OptionField, Pair, Path, Probe, ProbeOf, Record, StrField, Timestamp,
     TimestampField,
 };
-/// The msgpack wire types and their marker bytes, which decoding errors name (a value not in its
-/// smallest wire type).
-pub use metalayer_runtime::wire;
 
 /// The schema language and its layouts (the crate `metalayer-layout`): the [`Layout`](layout::Layout)
 /// that `value`, `report` and `frame::edit` take, read from a built-in schema or parsed from a

@@ -509,6 +509,85 @@ pub struct FrameRef<'a> {
     pub vlmetalayers: Vec<MetalayerRef<'a>>,
 }
 
+impl Frame {
+    /// The content of the metalayer named `name`, as stored (usually msgpack); `None` when the
+    /// header holds no metalayer of that name. Where a name is stored twice, the first is
+    /// returned, as c-blosc2's `blosc2_meta_get` does.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// let frame = metalayer::frame::read_frame(path)?;
+    /// // python-blosc2 stored meta={"units": "kelvin", "scale": 3, ...}: msgpack fixstr(6), fixint 3.
+    /// assert_eq!(frame.metalayer("units"), Some(&b"\xa6kelvin"[..]));
+    /// assert_eq!(frame.metalayer("scale"), Some(&[0x03][..]));
+    /// assert_eq!(frame.metalayer("no such name"), None);
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn metalayer(&self, name: &str) -> Option<&[u8]> {
+        find(
+            self.metalayers.iter().map(|m| (m.name.as_str(), m.content.as_slice())),
+            name,
+        )
+    }
+
+    /// The content of the vlmetalayer named `name`, as stored: a Blosc2 chunk that holds the
+    /// msgpack ([`vlmeta::decompress`](crate::vlmeta::decompress) gives it). `None` when the
+    /// trailer holds no vlmetalayer of that name; where a name is stored twice, the first.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/updated_deleted.b2nd");
+    /// let frame = metalayer::frame::read_frame(path)?;
+    /// // python-blosc2 set vlmeta["e"] = 5 (msgpack positive fixint 0x05) and deleted "c".
+    /// let chunk = frame.vlmetalayer("e").unwrap();
+    /// assert_eq!(metalayer::vlmeta::decompress(chunk, 1 << 20)?, [0x05]);
+    /// assert_eq!(frame.vlmetalayer("c"), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn vlmetalayer(&self, name: &str) -> Option<&[u8]> {
+        find(
+            self.vlmetalayers
+                .iter()
+                .map(|m| (m.name.as_str(), m.content.as_slice())),
+            name,
+        )
+    }
+}
+
+/// The content of the first of `entries` named `name`.
+fn find<'a>(mut entries: impl Iterator<Item = (&'a str, &'a [u8])>, name: &str) -> Option<&'a [u8]> {
+    entries.find(|&(n, _)| n == name).map(|(_, content)| content)
+}
+
+impl<'a> FrameRef<'a> {
+    /// [`Frame::metalayer`] on the borrowed frame: the content borrows from the frame's bytes.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// let bytes = metalayer::frame::read_frame_bytes(path)?;
+    /// assert_eq!(bytes.frame()?.metalayer("units"), Some(&b"\xa6kelvin"[..]));
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn metalayer(&self, name: &str) -> Option<&'a [u8]> {
+        find(self.metalayers.iter().map(|m| (m.name, m.content)), name)
+    }
+
+    /// [`Frame::vlmetalayer`] on the borrowed frame. Where a frame with a long trailer was read
+    /// from a file, its contents were left there
+    /// ([`FrameBytes::contents_in_file`](super::FrameBytes::contents_in_file)): then
+    /// [`FrameBytes::content`](super::FrameBytes::content) reads them.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/updated_deleted.b2nd");
+    /// let bytes = metalayer::frame::read_frame_bytes(path)?;
+    /// let chunk = bytes.frame()?.vlmetalayer("e").unwrap();
+    /// assert_eq!(metalayer::vlmeta::decompress(chunk, 1 << 20)?, [0x05]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn vlmetalayer(&self, name: &str) -> Option<&'a [u8]> {
+        find(self.vlmetalayers.iter().map(|m| (m.name, m.content)), name)
+    }
+}
+
 impl FrameRef<'_> {
     /// The frame with every name and content copied.
     pub fn to_owned(&self) -> Frame {
