@@ -101,7 +101,7 @@ impl Source {
         match self {
             Source::Stdin => read_stream(io::stdin().lock()),
             Source::File(path) | Source::Sparse(path) => read_path(path),
-            Source::Member { store, offset, len, .. } => match frame::read_frame_bytes_at(store, *offset, *len) {
+            Source::Member { store, offset, len, .. } => match frame::FrameBytes::open_at(store, *offset, *len) {
                 Ok(bytes) => Ok(Reading::Bytes(bytes)),
                 Err(trailer_error) => match frame::read_metalayers_at(store, *offset, *len) {
                     Ok(metalayers) => Ok(Reading::Header {
@@ -122,7 +122,7 @@ impl Source {
 /// Reads a frame file or sparse-frame directory: its header and trailer, and nothing between
 /// them. When that fails and the header alone reads, the header's metalayers and the error.
 fn read_path(path: &Path) -> Result<Reading, FrameError> {
-    match frame::read_frame_bytes(path) {
+    match frame::FrameBytes::open(path) {
         Ok(bytes) => Ok(Reading::Bytes(bytes)),
         // The header is read first: when it reads again, the trailer is what failed.
         Err(trailer_error) => match frame::read_metalayers(path) {

@@ -12,7 +12,7 @@
 //! use metalayer::report::{Context, FrameReport, Reading, Registry};
 //!
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/scalars.b2nd");
-//! let frame = metalayer::frame::read_frame(path)?;
+//! let frame = metalayer::frame::Frame::open(path)?;
 //! let registry = Registry::builtin();
 //! let cx = Context::new(&registry);
 //! let report = FrameReport::new(&cx, Reading::Whole(frame));
@@ -148,7 +148,7 @@ impl<'r> Context<'r> {
     /// let registry = Registry::builtin();
     /// for hex in [false, true] {
     ///     let cx = Context::new(&registry).with_hex(hex);
-    ///     let json = serde_json::to_value(FrameReport::new(&cx, Reading::Whole(metalayer::frame::read_frame(path)?)))?;
+    ///     let json = serde_json::to_value(FrameReport::new(&cx, Reading::Whole(metalayer::frame::Frame::open(path)?)))?;
     ///     let unit = &json["metalayers"][1];
     ///     assert_eq!(unit["msgpack"], "kelvin");
     ///     // "kelvin" as msgpack: fixstr 0xa6, then its six bytes.
@@ -196,7 +196,7 @@ impl<'r> Context<'r> {
     /// // b2embed's {"version": 1} made {"version": 2}: a shape no built-in layout reads.
     /// let at = bytes.windows(10).position(|w| w == b"\x81\xa7version\x01").unwrap();
     /// bytes[at + 9] = 2;
-    /// let frame = metalayer::frame::parse_frame(&bytes)?;
+    /// let frame = metalayer::frame::Frame::parse(&bytes)?;
     /// let registry = Registry::builtin();
     /// let cx = Context::new(&registry);
     /// let json = metalayer::serde_json::to_value(FrameReport::new(&cx, Reading::Whole(frame)))?;
@@ -287,7 +287,7 @@ impl<'r> Context<'r> {
             ))
         } else {
             match self.budget.read(0) {
-                Ok(()) => frame::parse_frame_borrowed(data).map_err(|e| chain(&e)),
+                Ok(()) => frame::FrameRef::parse(data).map_err(|e| chain(&e)),
                 Err(e) => Err(e.to_string()),
             }
         };
@@ -319,7 +319,7 @@ fn nested_place(at: usize) -> String {
 /// use metalayer::report::{Context, FrameReport, Reading, Registry};
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
-/// let reading = Reading::Bytes(metalayer::frame::read_frame_bytes(path)?);
+/// let reading = Reading::Bytes(metalayer::frame::FrameBytes::open(path)?);
 /// let registry = Registry::builtin();
 /// let cx = Context::new(&registry);
 /// let json = metalayer::serde_json::to_value(FrameReport::new(&cx, reading))?;
@@ -330,7 +330,7 @@ fn nested_place(at: usize) -> String {
 pub enum Reading {
     /// Its header and its trailer.
     Whole(Frame),
-    /// Its header and its trailer, as their bytes ([`frame::read_frame_bytes`]): nothing is
+    /// Its header and its trailer, as their bytes ([`FrameBytes::open`](frame::FrameBytes::open)): nothing is
     /// copied out of them.
     Bytes(frame::FrameBytes),
     /// Its header's metalayers: the header reads, the trailer does not, for the reason given.
@@ -460,7 +460,7 @@ impl<'c, 'd> FrameReport<'c, 'd> {
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
     /// let registry = Registry::builtin();
     /// let cx = Context::new(&registry);
-    /// let report = FrameReport::new(&cx, Reading::Whole(metalayer::frame::read_frame(path)?));
+    /// let report = FrameReport::new(&cx, Reading::Whole(metalayer::frame::Frame::open(path)?));
     /// let mut out = Vec::new();
     /// report.write_text(&mut out, "meta_user.b2nd", false)?;
     /// let text = String::from_utf8(out)?;
