@@ -106,7 +106,7 @@ impl Source {
                 Err(trailer_error) => match frame::read_metalayers_at(store, *offset, *len) {
                     Ok(metalayers) => Ok(Reading::Header {
                         metalayers,
-                        trailer_error: chain(&trailer_error),
+                        trailer_error,
                     }),
                     Err(_) => Err(trailer_error),
                 },
@@ -128,7 +128,7 @@ fn read_path(path: &Path) -> Result<Reading, FrameError> {
         Err(trailer_error) => match frame::read_metalayers(path) {
             Ok(metalayers) => Ok(Reading::Header {
                 metalayers,
-                trailer_error: chain(&trailer_error),
+                trailer_error,
             }),
             Err(_) => Err(trailer_error),
         },
@@ -161,7 +161,7 @@ pub fn read_stream(reader: impl Read) -> Result<Reading, FrameError> {
             trailer_error,
         } => Ok(Reading::Header {
             metalayers,
-            trailer_error: chain(&trailer_error),
+            trailer_error,
         }),
     }
 }
@@ -400,7 +400,7 @@ mod tests {
             "/tests/fixtures/files/blosc2-4/dtype_i4le.b2nd"
         );
         let bytes = std::fs::read(path).unwrap_or_default();
-        // header_len, at byte 0x0b, is 0xa5 (see `metalayer::frame::header_len`'s example).
+        // header_len, at byte 0x0b, is 0xa5 (see `frame_header_v2`).
         assert_eq!(bytes[0x0a..0x0f], [0xd2, 0, 0, 0, 0xa5]);
         let Ok(Reading::Header {
             metalayers,
@@ -412,7 +412,9 @@ mod tests {
         assert_eq!(metalayers.len(), 1);
         assert_eq!(metalayers[0].name, "b2nd");
         assert!(
-            trailer_error.ends_with("runs past the end of the input (175 bytes)"),
+            trailer_error
+                .to_string()
+                .ends_with("runs past the end of the input (175 bytes)"),
             "{trailer_error}"
         );
 

@@ -29,7 +29,7 @@ use crate::std_prelude::*;
 mod header;
 mod registry;
 
-pub use registry::{Registry, Selected, UserLayout, builtin, candidates, is_python_blosc2};
+pub use registry::{Registry, RegistryError, Selected, UserLayout, builtin, candidates, is_python_blosc2};
 
 use std::cell::{Cell, RefCell};
 use std::io::{self, Write};
@@ -60,6 +60,68 @@ pub const TEXT_MAX_CHARS: usize = 1000;
 /// assert_eq!(metalayer::report::FORMAT, 2);
 /// ```
 pub const FORMAT: u32 = 2;
+
+/// An error or a warning a [`Context`] noted while it reported an input
+/// ([`Context::take_errors`], [`Context::take_warnings`]). It shows as one line: the place, each
+/// part after `: `, then the message; or the count of those past [`MAX_ERRORS`].
+///
+/// ```
+/// use metalayer::report::{Context, FrameReport, Noted, Reading, Registry};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/dtype_i4le.b2nd");
+/// let mut bytes = std::fs::read(path)?;
+/// // The b2nd metalayer's content starts at byte 0x70 (0x6b, its bin32 header, + 5): its first
+/// // byte, fixarray(7), made fixarray(6), which b2nd_v1 does not read.
+/// assert_eq!(bytes[0x70], 0x97);
+/// bytes[0x70] = 0x96;
+/// let registry = Registry::builtin();
+/// let cx = Context::new(&registry);
+/// let _ = metalayer::serde_json::to_value(FrameReport::new(&cx, Reading::Whole(metalayer::frame::Frame::parse(&bytes)?)))?;
+/// let errors = cx.take_errors();
+/// let Noted::At { place, message } = &errors[0] else { panic!("{errors:?}") };
+/// assert_eq!(place, &["metalayer \"b2nd\" (content at file byte 0x70)"]);
+/// assert_eq!(errors[0].to_string(), format!("{}: {message}", place[0]));
+/// assert_eq!(Noted::More { count: 3, warnings: false }.to_string(), "3 more errors in this input");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Noted {
+    /// One error or warning.
+    At {
+        /// Where it was met, outermost first: the item (a metalayer, a vlmetalayer), then each
+        /// frame nested in a value. Empty for the frame itself.
+        place: Vec<String>,
+        /// What was met.
+        message: String,
+    },
+    /// How many more were met once [`MAX_ERRORS`] were kept.
+    More {
+        /// How many.
+        count: usize,
+        /// Whether they are warnings (or errors).
+        warnings: bool,
+    },
+}
+
+impl std::fmt::Display for Noted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Noted::At { place, message } => {
+                for part in place {
+                    write!(f, "{part}: ")?;
+                }
+                f.write_str(message)
+            }
+            Noted::More { count, warnings } => {
+                let what = if *warnings { "warnings" } else { "errors" };
+                write!(f, "{count} more {what} in this input")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Noted {}
 
 /// The most errors a context keeps with their places; one more line counts the rest.
 ///
@@ -97,11 +159,11 @@ pub(crate) fn chain(error: &dyn std::error::Error) -> String {
 pub struct Context<'r> {
     registry: &'r Registry,
     budget: Budget,
-    errors: RefCell<Vec<String>>,
+    errors: RefCell<Vec<Noted>>,
     /// Errors past [`MAX_ERRORS`], counted.
     more_errors: Cell<usize>,
     /// What was read and shown, but not with the layouts its name calls for.
-    warnings: RefCell<Vec<String>>,
+    warnings: RefCell<Vec<Noted>>,
     /// Warnings past [`MAX_ERRORS`], counted.
     more_warnings: Cell<usize>,
     /// Where the report is, for errors: the item, and each frame nested in a value.
@@ -174,11 +236,11 @@ impl<'r> Context<'r> {
     /// 0x2c1): frame at byte 0x12 of the value: metalayer "b2nd" (content at frame byte 0x6a):
     /// ...`), and forgets them.
     /// At most [`MAX_ERRORS`] are kept, then one line counts the others.
-    pub fn take_errors(&self) -> Vec<String> {
+    pub fn take_errors(&self) -> Vec<Noted> {
         let mut errors = std::mem::take(&mut *self.errors.borrow_mut());
-        let more = self.more_errors.replace(0);
-        if more > 0 {
-            errors.push(format!("{more} more errors in this input"));
+        let count = self.more_errors.replace(0);
+        if count > 0 {
+            errors.push(Noted::More { count, warnings: false });
         }
         errors
     }
@@ -206,11 +268,11 @@ impl<'r> Context<'r> {
     /// assert_eq!(cx.take_warnings().len(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn take_warnings(&self) -> Vec<String> {
+    pub fn take_warnings(&self) -> Vec<Noted> {
         let mut warnings = std::mem::take(&mut *self.warnings.borrow_mut());
-        let more = self.more_warnings.replace(0);
-        if more > 0 {
-            warnings.push(format!("{more} more warnings in this input"));
+        let count = self.more_warnings.replace(0);
+        if count > 0 {
+            warnings.push(Noted::More { count, warnings: true });
         }
         warnings
     }
@@ -227,20 +289,17 @@ impl<'r> Context<'r> {
 
     /// Adds `message` at the current place to `list`, or counts it in `more` when the list is
     /// full.
-    fn note(&self, list: &RefCell<Vec<String>>, more: &Cell<usize>, message: &str) {
+    fn note(&self, list: &RefCell<Vec<Noted>>, more: &Cell<usize>, message: &str) {
         let mut list = list.borrow_mut();
         if list.len() >= MAX_ERRORS {
             // The last one counts the rest.
             more.set(more.get() + 1);
             return;
         }
-        let place = self.place.borrow();
-        let mut text = place.join(": ");
-        if !text.is_empty() {
-            text.push_str(": ");
-        }
-        text.push_str(message);
-        list.push(text);
+        list.push(Noted::At {
+            place: self.place.borrow().clone(),
+            message: message.to_owned(),
+        });
     }
 
     /// Runs `f` with `place` added to where errors are.
@@ -338,7 +397,7 @@ pub enum Reading {
         /// The metalayers.
         metalayers: Vec<FrameMetalayer>,
         /// Why the trailer could not be read.
-        trailer_error: String,
+        trailer_error: frame::FrameError,
     },
 }
 
@@ -371,7 +430,7 @@ impl<'c> FrameReport<'c, 'static> {
 impl<'c, 'd> FrameReport<'c, 'd> {
     fn nested(cx: &'c Context<'c>, data: Data<'d>, depth: usize) -> FrameReport<'c, 'd> {
         if let Data::Read(Reading::Header { trailer_error, .. }) = &data {
-            cx.error(&format!("the trailer: {trailer_error}"));
+            cx.error(&format!("the trailer: {}", chain(trailer_error)));
         }
         FrameReport { cx, data, depth }
     }
@@ -416,7 +475,7 @@ impl<'c, 'd> FrameReport<'c, 'd> {
                 fields: None,
                 metalayers: metalayers.iter().map(FrameMetalayer::borrowed).collect(),
                 vlmetalayers: Vec::new(),
-                trailer_error: Some(format!("the trailer: {trailer_error}")),
+                trailer_error: Some(format!("the trailer: {}", chain(trailer_error))),
             },
             Data::Nested(frame) => Parts {
                 fields: Some(of(frame)),
