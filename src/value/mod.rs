@@ -72,7 +72,7 @@ pub use format::{Clip, PrettyFormatter, TextFormatter, shown_name, write_json, w
 pub use msgpack::{Msgpack, MsgpackError, Style};
 pub use pack::pack;
 pub use rfc3339::{parse_timestamp, timestamp_text};
-pub use typed::{DecodeFailure, Typed, to_json_value};
+pub use typed::{DecodeFailure, Field, Typed, to_json_value};
 
 use metalayer_layout::{IntType, Node, Type};
 
