@@ -373,7 +373,7 @@ pub enum RegistryError {
         /// The schema file of the first of the two layouts that came from one.
         file: Option<String>,
         /// Where and why the two layouts overlap.
-        overlap: Overlap,
+        overlap: Box<Overlap>,
     },
 }
 
@@ -431,7 +431,7 @@ fn groups(layouts: &[Sourced], shared: &[Arc<Group>]) -> Result<Vec<Arc<Group>>,
                 if let Err(overlap) = a.parting(b) {
                     return Err(RegistryError::Overlap {
                         file: file_a.as_ref().or(file_b.as_ref()).cloned(),
-                        overlap,
+                        overlap: Box::new(overlap),
                     });
                 }
             }
