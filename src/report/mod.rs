@@ -38,7 +38,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use crate::frame::{self, Frame, FrameMetalayer, FrameRef, Header, MetalayerRef, Trailer};
 use crate::value::json::Hex;
-use crate::value::{Budget, Clip, DEPTH_LIMIT, Held, Msgpack, Style, Typed, shown_name, write_text};
+use crate::value::{Budget, Clip, DEPTH_LIMIT, Held, Msgpack, Nested, Queued, Style, Typed, shown_name, write_text};
 use crate::vlmeta;
 
 /// The longest text a line of the text report shows of a value or its hex; JSON shows all.
@@ -357,15 +357,27 @@ impl<'r> Context<'r> {
     }
 }
 
-/// A frame held in an ext 42 of a value, to be shown after the value's line.
-#[derive(Debug, Clone)]
-pub(crate) struct Queued {
-    /// The ext's offset in the item's bytes.
-    pub at: usize,
-    /// Where the frame's bytes are in the item's bytes.
-    pub data: std::ops::Range<usize>,
-    /// How deep the frame is.
-    pub depth: usize,
+/// A value written in a report notes its errors in the report's context, and its frames are
+/// reported by it.
+impl Nested for Context<'_> {
+    fn error(&self, message: &str) {
+        Context::error(self, message);
+    }
+
+    fn queue_frame(&self, frame: Queued) {
+        Context::queue_frame(self, frame);
+    }
+
+    fn nested_frame_entry<M: SerializeMap>(
+        &self,
+        map: &mut M,
+        data: &[u8],
+        at: usize,
+        depth: usize,
+        hex: bool,
+    ) -> Result<(), M::Error> {
+        Context::nested_frame_entry(self, map, data, at, depth, hex)
+    }
 }
 
 fn nested_place(at: usize) -> String {
@@ -687,7 +699,7 @@ enum Content<'b, 'x> {
     Failed(String),
     /// Any other name, and msgpack; or a python-blosc2 name whose bytes none of its layouts
     /// reads, and msgpack, with the warning that says so.
-    Msgpack(Msgpack<'b, 'x>, Option<String>),
+    Msgpack(Msgpack<'b, 'x, Context<'x>>, Option<String>),
     /// Any other name, and bytes that are not one msgpack value; a note when a limit is why.
     Raw(Option<String>),
 }
@@ -794,7 +806,7 @@ impl<'m, 'x> Item<'m, 'x> {
 
     /// The bytes as one msgpack value, or why not: a note when a limit is why (also noted as an
     /// error), else nothing.
-    fn msgpack<'b>(&self, bytes: &'b [u8]) -> Result<Msgpack<'b, 'x>, Option<String>> {
+    fn msgpack<'b>(&self, bytes: &'b [u8]) -> Result<Msgpack<'b, 'x, Context<'x>>, Option<String>> {
         match Msgpack::checked(bytes, &self.cx.budget, self.value_depth(), Some(self.cx)) {
             Ok(value) => Ok(value.hex(self.cx.hex)),
             Err(e) if e.is_limit() => {
