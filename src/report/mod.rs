@@ -210,7 +210,7 @@ impl<'r> Context<'r> {
     /// let registry = Registry::builtin();
     /// for hex in [false, true] {
     ///     let cx = Context::new(&registry).with_hex(hex);
-    ///     let json = serde_json::to_value(FrameReport::new(&cx, Reading::Whole(metalayer::frame::Frame::open(path)?)))?;
+    ///     let json = metalayer::serde_json::to_value(FrameReport::new(&cx, Reading::Whole(metalayer::frame::Frame::open(path)?)))?;
     ///     let unit = &json["metalayers"][1];
     ///     assert_eq!(unit["msgpack"], "kelvin");
     ///     // "kelvin" as msgpack: fixstr 0xa6, then its six bytes.
