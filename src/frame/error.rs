@@ -21,9 +21,9 @@ use super::{MAX_HEADER_LEN, MAX_METALAYERS, MIN_TRAILER_LEN, TRAILER_TAIL_LEN, m
 /// error.
 ///
 /// ```
-/// use metalayer::frame::{parse_header, FrameErrorKind, Section};
+/// use metalayer::frame::{Frame, FrameErrorKind, Section};
 ///
-/// let err = parse_header(b"\x9e\xa8b2frame\x01").unwrap_err();
+/// let err = Frame::parse(b"\x9e\xa8b2frame\x01").unwrap_err();
 /// assert!(matches!(err.kind(), FrameErrorKind::BadMagic { .. }));
 /// assert_eq!(err.offset(), Some(0));
 /// assert_eq!(err.place().map(|p| p.section), Some(Section::Header));
@@ -439,7 +439,7 @@ pub enum ChunkMiss {
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
 /// let mut bytes = std::fs::read(path).unwrap();
 /// bytes[0x64..0x68].copy_from_slice(&0x20i32.to_be_bytes()); // b2nd's offset, into the fixed part
-/// let err = metalayer::frame::parse_header(&bytes).unwrap_err();
+/// let err = metalayer::frame::Frame::parse(&bytes).unwrap_err();
 /// assert!(matches!(
 ///     err.kind(),
 ///     FrameErrorKind::ContentOffset { miss: OffsetMiss::BeforeContents { start: 0x92 }, .. }
@@ -529,7 +529,7 @@ impl FrameError {
     ///
     /// ```
     /// // header_len's marker is 0xd2 (int32), at byte 10.
-    /// let err = metalayer::frame::parse_header(b"\x9e\xa8b2frame\0\xd3").unwrap_err();
+    /// let err = metalayer::frame::Frame::parse(b"\x9e\xa8b2frame\0\xd3").unwrap_err();
     /// let place = err.place().unwrap();
     /// assert_eq!((place.offset, place.entry.to_string()), (10, "header_len".to_owned()));
     /// ```
@@ -540,7 +540,7 @@ impl FrameError {
     /// The byte where it went wrong, from the frame's first byte.
     ///
     /// ```
-    /// let err = metalayer::frame::header_len(b"\x9e\xa8b2frame\0\xd2").unwrap_err();
+    /// let err = metalayer::frame::Frame::parse(b"\x9e\xa8b2frame\0\xd2").unwrap_err();
     /// assert_eq!(err.offset(), Some(11));
     /// ```
     pub fn offset(&self) -> Option<u64> {

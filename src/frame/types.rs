@@ -169,10 +169,10 @@ pub struct VlMetalayerIndex<'a> {
 /// One metalayer of a frame header, or one vlmetalayer of a frame trailer.
 ///
 /// ```
-/// use metalayer::frame::{read_metalayers, FrameMetalayer};
+/// use metalayer::frame::{Frame, FrameMetalayer};
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/dtype_i4le.b2nd");
-/// let metalayers: Vec<FrameMetalayer> = read_metalayers(path)?;
+/// let metalayers: Vec<FrameMetalayer> = Frame::open(path)?.metalayers;
 /// let b2nd = &metalayers[0];
 /// assert_eq!(b2nd.name, "b2nd");
 /// // The content starts after its 0xc6 marker and u32 length, here at 0x6b + 5.
@@ -233,7 +233,7 @@ impl FrameMetalayer {
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
-    /// let metalayers = metalayer::frame::read_metalayers(path)?;
+    /// let metalayers = metalayer::frame::Frame::open(path)?.metalayers;
     /// assert_eq!(metalayers[0].borrowed().name, "b2nd");
     /// # Ok::<(), metalayer::frame::FrameError>(())
     /// ```
