@@ -1,7 +1,8 @@
 //! Decodes the metalayers of a Blosc2 file (by default a sample shipped in the repository) and
 //! prints them: `cargo run --example decode [PATH]`.
 
-use metalayer::{Known, frame};
+use metalayer::Known;
+use metalayer::frame::Frame;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).unwrap_or_else(|| {
@@ -12,7 +13,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .into()
     });
     println!("{path}");
-    for ml in frame::read_metalayers(&path)? {
+    for ml in Frame::open(&path)?.metalayers {
         match Known::decode(&ml.name, &ml.content) {
             Ok(known) => {
                 println!("  {} ({} bytes, schema {})", ml.name, ml.content.len(), known.schema());

@@ -17,7 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .into()
     });
-    let frame = frame::read_frame(&path)?;
+    let frame = frame::Frame::open(&path)?;
     // One budget for the file: decompressed bytes held, work and msgpack values, bounded.
     let budget = Budget::new();
     let stdout = std::io::stdout();

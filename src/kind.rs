@@ -35,7 +35,7 @@ use crate::store::{EMBED_STORE_FILE, EMBED_STORE_MARKERS};
 /// use metalayer::Kind;
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-own/lazyexpr.b2nd");
-/// let bytes = metalayer::frame::read_frame_bytes(path)?;
+/// let bytes = metalayer::frame::FrameBytes::open(path)?;
 /// let kind = Kind::of_frame(&bytes.frame()?.metalayers);
 /// assert_eq!((kind, kind.to_string()), (Kind::LazyExpr, "LazyExpr".to_owned()));
 /// assert!(kind.is_array() && !kind.is_store());
@@ -304,7 +304,7 @@ pub const CTABLE_META_MEMBER: &str = "_meta.b2f";
 /// ```
 /// // A CTable's `_meta.b2f`, written by python-blosc2 4.x.
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-own/ctable_meta.b2f");
-/// let bytes = metalayer::frame::read_frame_bytes(path)?;
+/// let bytes = metalayer::frame::FrameBytes::open(path)?;
 /// let frame = bytes.frame()?;
 /// assert!(frame.vlmetalayers.iter().any(|m| metalayer::kind::is_ctable_meta(m.name, m.content)));
 /// // A memcpyed chunk (see `metalayer::vlmeta`) of the msgpack string "ctable", under two names.

@@ -238,7 +238,7 @@
 //! | `frame` | no | `metalayer::frame`: the header, trailer and metalayers of Blosc2 frame files, and the check of the chunks' index between them (with `vlmeta`, which decompresses the index) |
 //! | `edit` | no | `metalayer::frame::edit`: frames' metadata edited as c-blosc2 edits it, each file replaced under a lock through an exclusive temp file (with `frame`, `tempfile`, and on Unix `xattr`) |
 //! | `store` | no | `metalayer::store`: python-blosc2's stores (`.b2z` zips, `.b2d` directories, EmbedStores) opened, their members listed with their places and read in place (with `frame`) |
-//! | `tree` | no | `metalayer::tree`: a walk of a path (file, directory, `.b2z`, `.b2d`, the frames an EmbedStore holds) as a tree of typed nodes, streamed; [`Kind`] and `metalayer::kind`: the class that wrote a frame or a store (with `store`) |
+//! | `tree` | no | `metalayer::tree`: a walk of a path (file, directory, `.b2z`, `.b2d`, the frames an EmbedStore holds) as a tree of typed nodes, streamed; `metalayer::Kind` and `metalayer::kind`: the class that wrote a frame or a store (with `store`) |
 //! | `vlmeta` | no | `metalayer::vlmeta`: decompressing the Blosc2 chunks of variable-length metalayers (and of a frame's chunk index), in safe Rust |
 //! | `value` | no | `metalayer::value`: any layout's values (read at run time) and plain msgpack as JSON or text, streamed through serde, and JSON encoded to a layout's bytes; `metalayer::report`: whole frames, nested ones included, reported as they are read (with `frame` and `vlmeta`, serde and serde_json with `preserve_order` and `float_roundtrip`) |
 //! | `arrayvec` | no | `arrayvec::ArrayVec` and `ArrayString` as fixed-capacity field types |

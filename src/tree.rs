@@ -202,11 +202,13 @@ impl Node {
     ///
     /// ```
     /// use metalayer::Kind;
+    /// use metalayer::frame::{StreamFrame, read_frame_stream};
     /// use metalayer::tree::Node;
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
     /// let whole = std::fs::read(path).unwrap();
-    /// let node = Node::of_frame("-", metalayer::frame::FrameBytes::from_frame(&whole)?);
+    /// let StreamFrame::Whole(bytes) = read_frame_stream(&whole[..])? else { panic!("the frame reads") };
+    /// let node = Node::of_frame("-", bytes);
     /// assert_eq!((node.kind(), node.shape(), node.dtype()), (Kind::NDArray, Some(&[3, 4][..]), Some("<f8")));
     /// # Ok::<(), metalayer::frame::FrameError>(())
     /// ```
@@ -1042,7 +1044,7 @@ fn is_ctable(content: &Option<Content>) -> bool {
 /// Reads a frame file or sparse-frame directory: its header and trailer, or, when the trailer
 /// does not read, its header's metalayers and the trailer's error.
 fn read_file(path: &Path) -> (Option<Content>, Option<FrameError>) {
-    match frame::read_frame_bytes(path) {
+    match frame::FrameBytes::open(path) {
         Ok(bytes) => (Some(Content::Frame(bytes)), None),
         Err(error) => match frame::read_metalayers(path) {
             Ok(metalayers) => (Some(Content::Header(metalayers)), Some(error)),

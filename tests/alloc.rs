@@ -833,7 +833,7 @@ fn body_base() -> Vec<u8> {
 
 /// What checking the body of `bytes` allocates, and the number of chunks it found.
 fn body_stats(bytes: &[u8]) -> (u64, Stats) {
-    let frame = metalayer::frame::parse_frame_borrowed(bytes).unwrap();
+    let frame = metalayer::frame::FrameRef::parse(bytes).unwrap();
     let (body, s) = measure(|| metalayer::frame::check_body_from(std::io::Cursor::new(bytes), &frame, None));
     (body.unwrap().nchunks, s)
 }

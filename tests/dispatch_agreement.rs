@@ -116,7 +116,7 @@ fn registry(set: &[Member]) -> Result<(), String> {
             (l.into(), path)
         })
         .collect();
-    Registry::new(user).map(drop)
+    Registry::new(user).map(drop).map_err(|e| e.to_string())
 }
 
 /// Checks that dispatch and the command both take `set`, or both refuse it with the same

@@ -22,8 +22,7 @@ mod common;
 
 use common::{ZEROS, blosc2_chunk, frame_with_index, runs_index};
 use metalayer::frame::{
-    Body, ChunkMiss, Entry, FrameError, FrameErrorKind, Section, check_body, check_body_at, check_body_from,
-    parse_frame_borrowed,
+    Body, ChunkMiss, Entry, FrameError, FrameErrorKind, FrameRef, Section, check_body, check_body_at, check_body_from,
 };
 use metalayer::vlmeta::ChunkErrorKind;
 use serde_json::Value;
@@ -47,7 +46,7 @@ fn temp_dir(tag: &str) -> tempfile::TempDir {
 
 /// The body check of a whole frame held in memory.
 fn check(bytes: &[u8]) -> Result<Body, FrameError> {
-    let frame = parse_frame_borrowed(bytes)?;
+    let frame = FrameRef::parse(bytes)?;
     check_body_from(Cursor::new(bytes), &frame, None)
 }
 
@@ -121,7 +120,7 @@ fn every_fixture_frame_passes_with_the_recorded_number_of_chunks() {
         assert!(body.special_chunks <= body.nchunks, "{rel}");
         // The body is what lies between the header and the trailer.
         let frame_file = fs::read(root.join(record["frame_file"].as_str().unwrap())).unwrap();
-        let read = parse_frame_borrowed(&frame_file).unwrap();
+        let read = FrameRef::parse(&frame_file).unwrap();
         assert_eq!(body.index_offset, body.data_end, "{rel}");
         assert!(body.data_end + body.index_len <= read.trailer.offset, "{rel}");
         if !body.sparse {
@@ -608,7 +607,7 @@ fn a_sparse_frame_needs_its_chunk_files() {
     assert!(body.sparse && body.nchunks == 4);
     // A directory given with a contiguous frame.
     let contiguous = fixture(SCALARS);
-    let frame = parse_frame_borrowed(&contiguous).unwrap();
+    let frame = FrameRef::parse(&contiguous).unwrap();
     let err = check_body_from(Cursor::new(&contiguous), &frame, Some(&dir)).unwrap_err();
     assert!(
         matches!(err.kind(), FrameErrorKind::NotSparseFrameType { found: 0, .. }),
@@ -619,7 +618,7 @@ fn a_sparse_frame_needs_its_chunk_files() {
 #[test]
 fn frame_len_past_the_input_and_bytes_after_it() {
     let bytes = fixture(SCALARS);
-    let frame = parse_frame_borrowed(&bytes).unwrap();
+    let frame = FrameRef::parse(&bytes).unwrap();
     // The reader given holds fewer bytes than the frame read from it.
     let err = check_body_from(Cursor::new(&bytes[..bytes.len() - 1]), &frame, None).unwrap_err();
     assert!(
@@ -690,7 +689,7 @@ fn more_chunks_than_the_data_can_hold() {
     // of 9 offsets, all of chunk 0, names one too many.
     let bytes = fixture(SCALARS);
     let hl = header_len(&bytes);
-    let read = parse_frame_borrowed(&bytes).unwrap();
+    let read = FrameRef::parse(&bytes).unwrap();
     let offsets: Vec<u8> = [0i64; 9].iter().flat_map(|o| o.to_le_bytes()).collect();
     let index = blosc2_chunk(0x02, 8, 72, 72, 0, &offsets);
     let mut out = bytes[..hl + 128].to_vec();
@@ -742,7 +741,7 @@ fn no_single_byte_change_of_a_body_panics() {
         frame_with_index(&base, &runs_index(&offsets, 128), 64 * 16, 16),
     ];
     for bytes in frames {
-        let read = parse_frame_borrowed(&bytes).unwrap();
+        let read = FrameRef::parse(&bytes).unwrap();
         let (start, end) = (read.header.header_len, read.trailer.offset as usize);
         let mut copy = bytes.clone();
         for at in start..end {
@@ -785,7 +784,7 @@ fn the_messages_not_shown_above() {
     // One chunk too many: a special index repeating offset 0 of a frame of 32 bytes of
     // chunks (at most 2), 3 times.
     let scalars = fixture(SCALARS);
-    let read = parse_frame_borrowed(&scalars).unwrap();
+    let read = FrameRef::parse(&scalars).unwrap();
     let mut bytes = scalars[..146 + 32].to_vec();
     set_i64(&mut bytes, CBYTES_AT, 32);
     set_i64(&mut bytes, NBYTES_AT, 3 * 32);

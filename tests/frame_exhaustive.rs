@@ -6,9 +6,7 @@ use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use metalayer::frame::{
-    Frame, FrameHeader, FrameTrailer, MAX_METALAYERS, MIN_TRAILER_LEN, header_len, parse_frame, parse_header,
-};
+use metalayer::frame::{Frame, FrameHeader, FrameTrailer, MAX_METALAYERS, MIN_TRAILER_LEN, header_len, parse_header};
 use metalayer::prelude::*;
 
 fn fixture(rel: &str) -> Vec<u8> {
@@ -81,7 +79,7 @@ fn every_byte_value_at_every_offset_of_header_and_trailer() {
     let mut total = 0usize;
     for rel in SMALL_FRAMES {
         let original = fixture(rel);
-        let frame = parse_frame(&original).unwrap();
+        let frame = Frame::parse(&original).unwrap();
         assert!(!frame.vlmetalayers.is_empty(), "{rel}");
         let header_len = frame.header.header_len;
         let trailer_at = usize::try_from(frame.trailer.offset).unwrap();
@@ -95,7 +93,7 @@ fn every_byte_value_at_every_offset_of_header_and_trailer() {
                 }
                 bytes[at] = value;
                 let start = Instant::now();
-                let result = parse_frame(&bytes);
+                let result = Frame::parse(&bytes);
                 slowest = slowest.max(start.elapsed());
                 match result {
                     Ok(frame) => {
@@ -130,9 +128,9 @@ fn every_truncation_of_a_frame_is_refused() {
     for rel in SMALL_FRAMES {
         let bytes = fixture(rel);
         for n in 0..bytes.len() {
-            assert!(parse_frame(&bytes[..n]).is_err(), "{rel}[..{n}]");
+            assert!(Frame::parse(&bytes[..n]).is_err(), "{rel}[..{n}]");
         }
-        assert!(parse_frame(&bytes).is_ok(), "{rel}");
+        assert!(Frame::parse(&bytes).is_ok(), "{rel}");
     }
 }
 
@@ -147,7 +145,7 @@ fn a_trailer_len_at_every_value_near_the_real_one() {
             let mut bytes = original.clone();
             let value = u32::try_from((real + delta).max(0)).unwrap();
             bytes[at..at + 4].copy_from_slice(&value.to_be_bytes());
-            assert_eq!(parse_frame(&bytes).is_ok(), delta == 0, "{rel}: trailer_len {value}");
+            assert_eq!(Frame::parse(&bytes).is_ok(), delta == 0, "{rel}: trailer_len {value}");
         }
     }
 }

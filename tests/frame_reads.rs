@@ -8,9 +8,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use metalayer::frame::{
-    FrameErrorKind, TRAILER_TAIL_LEN, parse_frame, read_frame, read_frame_from, read_metalayers, read_metalayers_from,
-};
+use metalayer::frame::{Frame, FrameErrorKind, TRAILER_TAIL_LEN, read_metalayers, read_metalayers_from};
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {
@@ -79,14 +77,14 @@ fn only_the_header_and_the_trailer_are_read_from_every_fixture() {
         let rel = entry["frame_file"].as_str().unwrap();
         let path = fixtures().join(rel);
         let file_len = fs::metadata(&path).unwrap().len();
-        let frame = read_frame(fixtures().join(entry["path"].as_str().unwrap())).unwrap();
+        let frame = Frame::open(fixtures().join(entry["path"].as_str().unwrap())).unwrap();
         let header_len = frame.header.header_len as u64;
         let trailer = frame.trailer.offset..frame.header.frame_len;
         let trailer_len = u64::from(frame.trailer.trailer_len);
 
         // The whole frame: the header once, the 23 bytes that give trailer_len, the trailer.
         let (reader, log) = Counting::new(File::open(&path).unwrap());
-        assert_eq!(read_frame_from(reader).unwrap(), frame, "{rel}");
+        assert_eq!(Frame::read(reader).unwrap(), frame, "{rel}");
         assert_eq!(total(&log), header_len + TRAILER_TAIL_LEN as u64 + trailer_len, "{rel}");
         assert!(
             all_within(&log, &[0..header_len, trailer.clone()]),
@@ -133,8 +131,8 @@ fn a_sparse_frame_needs_only_its_chunks_b2frame() {
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     fs::copy(original.join("chunks.b2frame"), dir.join("chunks.b2frame")).unwrap();
-    let frame = read_frame(&original).unwrap();
-    assert_eq!(read_frame(&dir).unwrap(), frame);
+    let frame = Frame::open(&original).unwrap();
+    assert_eq!(Frame::open(&dir).unwrap(), frame);
     assert_eq!(read_metalayers(&dir).unwrap(), frame.metalayers);
     assert!(!frame.vlmetalayers.is_empty());
 
@@ -142,12 +140,12 @@ fn a_sparse_frame_needs_only_its_chunks_b2frame() {
     for chunk in &chunks {
         fs::write(dir.join(chunk.file_name().unwrap()), b"not a chunk").unwrap();
     }
-    assert_eq!(read_frame(&dir).unwrap(), frame);
+    assert_eq!(Frame::open(&dir).unwrap(), frame);
 
     // In chunks.b2frame itself, only the header and the trailer are read (the index chunk
     // between them is not).
     let (reader, log) = Counting::new(File::open(dir.join("chunks.b2frame")).unwrap());
-    read_frame_from(reader).unwrap();
+    Frame::read(reader).unwrap();
     let (h, t) = (frame.header.header_len as u64, u64::from(frame.trailer.trailer_len));
     assert!(frame.header.frame_len > h + t, "an index chunk lies between");
     assert_eq!(total(&log), h + TRAILER_TAIL_LEN as u64 + t);
@@ -159,7 +157,7 @@ fn a_huge_frame_is_read_only_at_its_ends() {
     // A real frame whose chunks grow to 8 MiB of junk (frame_len and the trailer moved to the
     // end), then bytes past frame_len, which are not the frame's.
     let original = fs::read(fixtures().join("files/blosc2-4-vlmeta/strings.b2nd")).unwrap();
-    let frame = parse_frame(&original).unwrap();
+    let frame = Frame::parse(&original).unwrap();
     let header_len = frame.header.header_len;
     let trailer_at = usize::try_from(frame.trailer.offset).unwrap();
     let junk: Vec<u8> = (0..8u32 << 20)
@@ -180,7 +178,7 @@ fn a_huge_frame_is_read_only_at_its_ends() {
     File::create(&path).unwrap().write_all(&bytes).unwrap();
 
     let (reader, log) = Counting::new(File::open(&path).unwrap());
-    let read = read_frame_from(reader).unwrap();
+    let read = Frame::read(reader).unwrap();
     assert_eq!(read.trailer.offset, new_trailer_at);
     assert_eq!(read.metalayers, frame.metalayers);
     assert_eq!(read.vlmetalayers.len(), frame.vlmetalayers.len());
@@ -195,7 +193,7 @@ fn a_huge_frame_is_read_only_at_its_ends() {
         "{} bytes in the file, {read_bytes} read: header {header_len}, tail {TRAILER_TAIL_LEN}, trailer {trailer_len}",
         bytes.len()
     );
-    assert_eq!(read_frame(&path).unwrap(), read);
+    assert_eq!(Frame::open(&path).unwrap(), read);
     fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -221,7 +219,7 @@ fn io_errors_from_a_reader() {
     let bytes = fs::read(fixtures().join("files/blosc2-4/meta_user.b2nd")).unwrap();
     // Failing inside the header, then inside the trailer.
     for ok in [10, 300] {
-        let err = read_frame_from(Failing(io::Cursor::new(bytes.clone()), ok)).unwrap_err();
+        let err = Frame::read(Failing(io::Cursor::new(bytes.clone()), ok)).unwrap_err();
         assert!(
             matches!(err.kind(), FrameErrorKind::Read { source } if source.to_string() == "disk on fire"),
             "{err:?}"

@@ -6,8 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use metalayer::frame::{
-    Frame, FrameErrorKind, FrameHeader, FrameTrailer, MAX_METALAYERS, OffsetMiss, Section, header_len, parse_frame,
-    parse_header, read_frame, read_metalayers,
+    Frame, FrameErrorKind, FrameHeader, FrameTrailer, MAX_METALAYERS, OffsetMiss, Section, header_len, parse_header,
+    read_metalayers,
 };
 use metalayer::prelude::*;
 use serde_json::Value;
@@ -57,9 +57,9 @@ fn put_u64(bytes: &mut [u8], at: usize, value: u64) {
     bytes[at..at + 8].copy_from_slice(&value.to_be_bytes());
 }
 
-/// The Display text of `parse_frame` on `bytes`, which must fail.
+/// The Display text of `Frame::parse` on `bytes`, which must fail.
 fn frame_err(bytes: &[u8]) -> String {
-    match parse_frame(bytes) {
+    match Frame::parse(bytes) {
         Ok(f) => panic!("expected an error, parsed {} metalayers", f.metalayers.len()),
         Err(e) => e.to_string(),
     }
@@ -190,11 +190,11 @@ fn every_fixture_frame_reads_as_python_blosc2_reported() {
     let (mut with_record, mut with_vlmeta, mut sparse) = (0, 0, 0);
     for entry in expected() {
         let rel = entry["path"].as_str().unwrap();
-        let frame = read_frame(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let frame = Frame::open(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
         let bytes = fs::read(root.join(entry["frame_file"].as_str().unwrap())).unwrap();
 
         // The same frame read in memory, the same metalayers as the header-only reader.
-        assert_eq!(parse_frame(&bytes).unwrap(), frame, "{rel}");
+        assert_eq!(Frame::parse(&bytes).unwrap(), frame, "{rel}");
         assert_eq!(frame.metalayers, read_metalayers(root.join(rel)).unwrap(), "{rel}");
 
         // Every fixture is a whole frame: its trailer ends the file.
@@ -237,7 +237,7 @@ fn the_generated_decoders_alone_read_every_header_and_trailer_and_write_them_bac
     for entry in expected() {
         let rel = entry["path"].as_str().unwrap();
         let bytes = fs::read(root.join(entry["frame_file"].as_str().unwrap())).unwrap();
-        let frame = parse_frame(&bytes).unwrap();
+        let frame = Frame::parse(&bytes).unwrap();
         let header = &bytes[..frame.header.header_len];
         let decoded = FrameHeader::decode(header).unwrap_or_else(|e| panic!("{rel}: {e}"));
         assert_eq!(decoded.encode().unwrap(), header, "{rel}: header round trip");
@@ -299,7 +299,7 @@ fn trailer_len_past_the_frame_or_negative_is_refused() {
     ] {
         let mut bytes = meta_user();
         put_u32(&mut bytes, at, value);
-        let err = parse_frame(&bytes).unwrap_err();
+        let err = Frame::parse(&bytes).unwrap_err();
         assert!(
             matches!(err.kind(), FrameErrorKind::TrailerLenOutOfRange { trailer_len, max: 75 } if *trailer_len == value),
             "{err:?}"
@@ -332,7 +332,7 @@ fn trailer_len_that_misses_the_trailers_start() {
 fn the_trailer_len_marker() {
     let mut bytes = meta_user();
     bytes[315 - 23] = 0xcf;
-    let err = parse_frame(&bytes).unwrap_err();
+    let err = Frame::parse(&bytes).unwrap_err();
     assert!(matches!(
         err.kind(),
         FrameErrorKind::TrailerLenMarker {
@@ -365,7 +365,7 @@ fn frame_len_is_checked_against_the_input_and_the_header() {
     // Bytes after frame_len are not the frame's: the trailer is found from frame_len.
     let mut longer = meta_user();
     longer.extend_from_slice(&[0xff; 100]);
-    assert_eq!(parse_frame(&longer).unwrap(), parse_frame(&meta_user()).unwrap());
+    assert_eq!(Frame::parse(&longer).unwrap(), Frame::parse(&meta_user()).unwrap());
 }
 
 #[test]
@@ -423,7 +423,7 @@ fn ctable_embed() -> Vec<u8> {
 
 #[test]
 fn the_vlmetalayer_of_ctable_embed() {
-    let frame = parse_frame(&ctable_embed()).unwrap();
+    let frame = Frame::parse(&ctable_embed()).unwrap();
     assert_eq!(frame.metalayers.len(), 1);
     assert_eq!(frame.metalayers[0].name, "b2tree");
     assert_eq!(frame.metalayers[0].content, hex("81a776657273696f6e01"));
@@ -448,7 +448,7 @@ fn vlmetalayer_offsets_outside_their_contents() {
     ] {
         let mut bytes = ctable_embed();
         put_i32(&mut bytes, 0x96, offset);
-        let err = parse_frame(&bytes).unwrap_err();
+        let err = Frame::parse(&bytes).unwrap_err();
         // The trailer is at 0x7c and ends at frame_len 245 (0xf5); its one content's 0xc6 is
         // at 0x9d, its length 60 in the four bytes after it.
         let (miss, reason) = match offset {
@@ -489,7 +489,7 @@ fn vlmetalayer_offsets_outside_their_contents() {
         // The header does not depend on the trailer.
         assert_eq!(
             parse_header(&bytes).unwrap(),
-            parse_frame(&ctable_embed()).unwrap().metalayers
+            Frame::parse(&ctable_embed()).unwrap().metalayers
         );
     }
 }
@@ -499,7 +499,7 @@ fn a_map16_count_of_0xffff() {
     // c-blosc2 #776 read this count as int16 -1. Here it is over the limit, in the trailer...
     let mut bytes = ctable_embed();
     put_u16(&mut bytes, 0x83, 0xffff);
-    let err = parse_frame(&bytes).unwrap_err();
+    let err = Frame::parse(&bytes).unwrap_err();
     assert!(matches!(
         err.kind(),
         FrameErrorKind::TooManyMetalayers { count: 0xffff }
@@ -520,7 +520,7 @@ fn a_map16_count_of_0xffff() {
     // The array16 of contents, at 0x9b, likewise: more contents than the trailer can hold.
     let mut bytes = ctable_embed();
     put_u16(&mut bytes, 0x9b, 0xffff);
-    let err = parse_frame(&bytes).unwrap_err();
+    let err = Frame::parse(&bytes).unwrap_err();
     assert!(matches!(
         err.kind(),
         FrameErrorKind::CountMismatch { map: 1, array: 0xffff }
@@ -580,7 +580,7 @@ fn hand_built_trailers() {
     let x: &[u8] = b"xx";
     let y: &[u8] = b"yyy";
     // "a" -> the first content (26), "b" -> the second (26 + 5 + 2 = 33).
-    let frame = parse_frame(&with_trailer(&[("a", 26), ("b", 33)], &[x, y])).unwrap();
+    let frame = Frame::parse(&with_trailer(&[("a", 26), ("b", 33)], &[x, y])).unwrap();
     let names: Vec<(&str, &[u8])> = frame
         .vlmetalayers
         .iter()
@@ -591,13 +591,13 @@ fn hand_built_trailers() {
     assert_eq!(frame.trailer.vlmetalayers_size, 20);
 
     // The map is authoritative: both names may point at one content, in any order.
-    let frame = parse_frame(&with_trailer(&[("a", 33), ("b", 33)], &[x, y])).unwrap();
+    let frame = Frame::parse(&with_trailer(&[("a", 33), ("b", 33)], &[x, y])).unwrap();
     assert_eq!(frame.vlmetalayers[0].content, y);
     assert_eq!(frame.vlmetalayers[1].content, y);
 
     // More contents than names.
     let bytes = with_trailer(&[("a", 19)], &[x, y]);
-    let err = parse_frame(&bytes).unwrap_err();
+    let err = Frame::parse(&bytes).unwrap_err();
     assert!(matches!(err.kind(), FrameErrorKind::CountMismatch { map: 1, array: 2 }));
     assert_eq!(
         err.to_string(),
@@ -609,7 +609,7 @@ fn hand_built_trailers() {
 
     // An offset at a 0xc6 byte that is a content's data, not its marker.
     let z: &[u8] = &[0xc6, 0, 0, 0, 0];
-    let err = parse_frame(&with_trailer(&[("a", 19 + 5)], &[z])).unwrap_err();
+    let err = Frame::parse(&with_trailer(&[("a", 19 + 5)], &[z])).unwrap_err();
     // The trailer starts at 124; the content's own 0xc6 is at its byte 19.
     assert!(
         matches!(
@@ -627,7 +627,7 @@ fn hand_built_trailers() {
     let names: Vec<String> = (0..=MAX_METALAYERS).map(|i| format!("k{i:02}")).collect();
     let pairs: Vec<(&str, i32)> = names.iter().map(|n| (n.as_str(), 0)).collect();
     let contents: Vec<&[u8]> = vec![b"v"; MAX_METALAYERS + 1];
-    let err = parse_frame(&with_trailer(&pairs, &contents)).unwrap_err();
+    let err = Frame::parse(&with_trailer(&pairs, &contents)).unwrap_err();
     assert!(
         matches!(err.kind(), FrameErrorKind::TooManyMetalayers { count: 17 }),
         "{err:?}"
@@ -639,13 +639,13 @@ fn trailer_entries_must_end_at_frame_len() {
     // A whole 35-byte trailer, then another tail whose trailer_len (58) covers both: the
     // trailer found from the end starts at the first, whose entries end 23 bytes early.
     let mut bytes = with_trailer(&[], &[]);
-    assert_eq!(parse_frame(&bytes).unwrap().trailer.trailer_len, 35);
+    assert_eq!(Frame::parse(&bytes).unwrap().trailer.trailer_len, 35);
     bytes.extend_from_slice(&hex("ce0000003ad800"));
     bytes.extend_from_slice(&[0; 16]);
     let frame_len = bytes.len() as u64;
     assert_eq!(frame_len, 124 + 58);
     bytes[16..24].copy_from_slice(&frame_len.to_be_bytes());
-    let err = parse_frame(&bytes).unwrap_err();
+    let err = Frame::parse(&bytes).unwrap_err();
     assert!(
         matches!(err.kind(), FrameErrorKind::EntriesEndEarly { end: 182 }),
         "{err:?}"
@@ -717,7 +717,7 @@ fn a_frame_type_that_contradicts_the_directory() {
     fs::create_dir_all(&dir).unwrap();
     // A contiguous frame's bytes as a sparse frame's chunks.b2frame.
     fs::write(dir.join("chunks.b2frame"), fixture("files/blosc2-4/meta_user.b2nd")).unwrap();
-    for err in [read_frame(&dir).unwrap_err(), read_metalayers(&dir).unwrap_err()] {
+    for err in [Frame::open(&dir).unwrap_err(), read_metalayers(&dir).unwrap_err()] {
         assert!(matches!(err.kind(), FrameErrorKind::NotSparseFrameType { found: 0, path } if path == &dir));
         assert_eq!(err.offset(), Some(0x1a));
         assert_eq!(
@@ -729,6 +729,6 @@ fn a_frame_type_that_contradicts_the_directory() {
         );
     }
     // The same bytes read as a file are a contiguous frame.
-    assert_eq!(read_frame(dir.join("chunks.b2frame")).unwrap().header.frame_type(), 0);
+    assert_eq!(Frame::open(dir.join("chunks.b2frame")).unwrap().header.frame_type(), 0);
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -62,7 +62,7 @@ fn an_edited_member_reads_back_with_its_crc_and_the_others_unchanged() {
             assert_eq!(name, new_name);
             if *name == first {
                 assert!(new.len() > old.len(), "{rel}: {name} grew by its vlmetalayer");
-                let frame = metalayer::frame::parse_frame(new).unwrap_or_else(|e| panic!("{e}"));
+                let frame = metalayer::frame::Frame::parse(new).unwrap_or_else(|e| panic!("{e}"));
                 assert!(frame.vlmetalayers.iter().any(|m| m.name == "note"));
             } else {
                 assert_eq!(old, new, "{rel}: {name} is carried over as it was");

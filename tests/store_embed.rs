@@ -92,7 +92,7 @@ fn embedded_frames_are_named_below_the_embed_store() {
         ]
     );
     let frame = std::fs::read(fixture(EMBED)).unwrap_or_default();
-    let meta = metalayer::frame::parse_frame(&frame).unwrap_or_else(|e| panic!("{e}"));
+    let meta = metalayer::frame::Frame::parse(&frame).unwrap_or_else(|e| panic!("{e}"));
     assert!(is_embed_store(meta.metalayers.iter().map(|m| &m.name)));
 }
 
@@ -135,7 +135,7 @@ fn with_metadata(dir: &tempfile::TempDir, msgpack: Vec<u8>) -> (PathBuf, u64) {
         .unwrap_or_else(|e| panic!("{e}"));
     let path = dir.path().join("embed.b2e");
     std::fs::write(&path, &edited.frame).unwrap_or_else(|e| panic!("{e}"));
-    let read = metalayer::frame::parse_frame(&edited.frame).unwrap_or_else(|e| panic!("{e}"));
+    let read = metalayer::frame::Frame::parse(&edited.frame).unwrap_or_else(|e| panic!("{e}"));
     let at = read
         .vlmetalayers
         .iter()

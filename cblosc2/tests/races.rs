@@ -221,7 +221,7 @@ fn racing_edits_of_a_contiguous_frame_are_all_kept() {
         let want = expected(round, &(0..PROCESSES).collect::<Vec<_>>());
         let what = format!("round {round}");
         let opened = Schunk::open(&path).expect("c-blosc2 opens the result");
-        let ours = metalayer::frame::read_frame(&path).expect("our reader reads it");
+        let ours = metalayer::frame::Frame::open(&path).expect("our reader reads it");
         check_frame(&what, opened, &original, ours, &want);
         assert_eq!(listing(dir), ["big.b2nd"], "{what}");
         keep("frame", round, &path);
@@ -234,7 +234,7 @@ fn racing_edits_of_a_sparse_frame_are_all_kept() {
     let dir = scratch.path();
     let source = Path::new(FIXTURES).join("blosc2-4-vlmeta/sparse_mixed.b2nd");
     let original = Schunk::open(&source).expect("c-blosc2 opens the fixture");
-    let kept = metalayer::frame::read_frame(&source).expect("read");
+    let kept = metalayer::frame::Frame::open(&source).expect("read");
     let path = dir.join("sparse_mixed.b2nd");
     let files = {
         copy(&source, &path);
@@ -254,7 +254,7 @@ fn racing_edits_of_a_sparse_frame_are_all_kept() {
         }
         let what = format!("round {round}");
         let opened = Schunk::open(&path).expect("c-blosc2 opens the result");
-        let ours = metalayer::frame::read_frame(&path).expect("our reader reads it");
+        let ours = metalayer::frame::Frame::open(&path).expect("our reader reads it");
         check_frame(&what, opened, &original, ours, &want);
         assert_eq!(listing(dir), files, "{what}");
         keep("sparse", round, &path);
@@ -329,7 +329,7 @@ fn racing_edits_of_two_members_of_one_store_are_all_kept() {
             let want = expected(round, &processes);
             let (offset, size) = places[*member];
             let opened = Schunk::open_offset(&path, offset).expect("c-blosc2 opens the member");
-            let ours = metalayer::frame::read_frame_bytes_at(&path, offset, size)
+            let ours = metalayer::frame::FrameBytes::open_at(&path, offset, size)
                 .and_then(|b| b.frame().map(|f| f.to_owned()))
                 .expect("our reader reads it");
             check_frame(&format!("{what}, {member}"), opened, &originals[k], ours, &want);

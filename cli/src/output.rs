@@ -210,7 +210,7 @@ mod chain_tests {
     fn chain_shows_each_source_once() {
         let err = metalayer::frame::FrameError::io("x.b2nd", std::io::Error::new(std::io::ErrorKind::NotFound, "gone"));
         assert_eq!(chain(&err), "cannot read x.b2nd: gone");
-        let not_io = metalayer::frame::parse_header(b"").unwrap_err();
+        let not_io = metalayer::frame::Frame::parse(b"").unwrap_err();
         assert_eq!(chain(&not_io), not_io.to_string());
     }
 }

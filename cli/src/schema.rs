@@ -49,7 +49,7 @@ pub fn load_registry(dirs: &[PathBuf]) -> Result<Registry, RegistryError> {
             user.push((layout.into(), path.display().to_string()));
         }
     }
-    Registry::new(user).map_err(RegistryError::Overlap)
+    Registry::new(user).map_err(|e| RegistryError::Overlap(e.to_string()))
 }
 
 /// A `--schema` argument: a built-in name, or the path of a schema file.

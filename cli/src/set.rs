@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use metalayer::frame::edit::{Changed, Edit, EditError, WriteOptions};
-use metalayer::frame::{Frame, FrameMetalayer, Section, read_frame};
+use metalayer::frame::{Frame, FrameMetalayer, Section};
 use metalayer::report::{Registry, Selected};
 use metalayer::value::{Budget, Msgpack, shown_name, to_json_value, write_json};
 use metalayer::vlmeta;
@@ -192,7 +192,7 @@ fn edit_one(typing: &Typing<'_>, changes: &Changes<'_>, file: &Path, mode: Mode<
     let build = |frame: &Frame| build(typing, changes, frame);
     let (done, layouts) = match (Target::of(file), mode) {
         (Target::File, mode) => {
-            let (edit, layouts) = build(&read_frame(file).map_err(|e| chain(&e))?)?;
+            let (edit, layouts) = build(&Frame::open(file).map_err(|e| chain(&e))?)?;
             let done = match mode {
                 Mode::DryRun => edit.preview(file).map_err(|e| chain(&e))?,
                 Mode::Write(options) => edit.write_with(file, options).map_err(|e| explained(&e))?,

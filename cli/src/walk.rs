@@ -97,12 +97,12 @@ impl Source {
         match self {
             Source::Stdin => read_stream(io::stdin().lock()),
             Source::File(path) | Source::Sparse(path) => read_path(path),
-            Source::Member { store, offset, len, .. } => match frame::read_frame_bytes_at(store, *offset, *len) {
+            Source::Member { store, offset, len, .. } => match frame::FrameBytes::open_at(store, *offset, *len) {
                 Ok(bytes) => Ok(Reading::Bytes(bytes)),
                 Err(trailer_error) => match frame::read_metalayers_at(store, *offset, *len) {
                     Ok(metalayers) => Ok(Reading::Header {
                         metalayers,
-                        trailer_error: chain(&trailer_error),
+                        trailer_error,
                     }),
                     Err(_) => Err(trailer_error),
                 },
@@ -118,13 +118,13 @@ impl Source {
 /// Reads a frame file or sparse-frame directory: its header and trailer, and nothing between
 /// them. When that fails and the header alone reads, the header's metalayers and the error.
 fn read_path(path: &Path) -> Result<Reading, FrameError> {
-    match frame::read_frame_bytes(path) {
+    match frame::FrameBytes::open(path) {
         Ok(bytes) => Ok(Reading::Bytes(bytes)),
         // The header is read first: when it reads again, the trailer is what failed.
         Err(trailer_error) => match frame::read_metalayers(path) {
             Ok(metalayers) => Ok(Reading::Header {
                 metalayers,
-                trailer_error: chain(&trailer_error),
+                trailer_error,
             }),
             Err(_) => Err(trailer_error),
         },
@@ -157,7 +157,7 @@ pub fn read_stream(reader: impl Read) -> Result<Reading, FrameError> {
             trailer_error,
         } => Ok(Reading::Header {
             metalayers,
-            trailer_error: chain(&trailer_error),
+            trailer_error,
         }),
     }
 }
@@ -396,7 +396,7 @@ mod tests {
             "/tests/fixtures/files/blosc2-4/dtype_i4le.b2nd"
         );
         let bytes = std::fs::read(path).unwrap_or_default();
-        // header_len, at byte 0x0b, is 0xa5 (see `metalayer::frame::header_len`'s example).
+        // header_len, at byte 0x0b, is 0xa5 (see `frame_header_v2`).
         assert_eq!(bytes[0x0a..0x0f], [0xd2, 0, 0, 0, 0xa5]);
         let Ok(Reading::Header {
             metalayers,
@@ -408,7 +408,9 @@ mod tests {
         assert_eq!(metalayers.len(), 1);
         assert_eq!(metalayers[0].name, "b2nd");
         assert!(
-            trailer_error.ends_with("runs past the end of the input (175 bytes)"),
+            trailer_error
+                .to_string()
+                .ends_with("runs past the end of the input (175 bytes)"),
             "{trailer_error}"
         );
 

@@ -10,8 +10,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{BIN, fixture, run, scratch, stderr};
+use metalayer::frame::Frame;
 use metalayer::frame::edit::Edit;
-use metalayer::frame::parse_frame;
 
 /// The names in `dir`, sorted.
 fn names(dir: &Path) -> Vec<String> {
@@ -87,7 +87,7 @@ fn a_set_killed_at_any_point_leaves_the_old_file_or_the_new_one() {
                 found == old || found == new,
                 "kill {kills}: neither the old frame nor the new one"
             );
-            parse_frame(&found).expect("the reader reads it");
+            Frame::parse(&found).expect("the reader reads it");
             if found == old {
                 old_seen += 1;
             } else {

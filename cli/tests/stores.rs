@@ -327,7 +327,7 @@ fn embed_store_with_array_map(dir: &std::path::Path) -> String {
 fn an_embed_map_that_does_not_read_is_an_error() {
     let dir = scratch("stores-embed-map");
     let path = embed_store_with_array_map(&dir);
-    let at = metalayer::frame::read_frame(&path)
+    let at = metalayer::frame::Frame::open(&path)
         .expect("the frame reads")
         .vlmetalayers[0]
         .offset;

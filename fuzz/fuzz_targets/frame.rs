@@ -6,8 +6,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use metalayer::frame::{
-    FrameHeader, FrameTrailer, MAX_HEADER_LEN, MAX_METALAYERS, MIN_HEADER_LEN, MIN_TRAILER_LEN, check_body_from,
-    header_len, parse_frame, parse_frame_borrowed, parse_header,
+    Frame, FrameHeader, FrameRef, FrameTrailer, MAX_HEADER_LEN, MAX_METALAYERS, MIN_HEADER_LEN, MIN_TRAILER_LEN,
+    check_body_from, header_len, parse_header,
 };
 use metalayer::prelude::*;
 
@@ -42,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
             None
         }
     };
-    match parse_frame(data) {
+    match Frame::parse(data) {
         Ok(frame) => {
             // A frame's header is a header.
             assert_eq!(header.as_ref(), Some(&frame.metalayers));
@@ -68,7 +68,7 @@ fuzz_target!(|data: &[u8]| {
                 bytes
             );
             // The body: within the frame, or an error placed in it.
-            let borrowed = parse_frame_borrowed(data).expect("the frame parses");
+            let borrowed = FrameRef::parse(data).expect("the frame parses");
             match check_body_from(std::io::Cursor::new(data), &borrowed, None) {
                 Ok(body) => {
                     assert!(body.special_chunks <= body.nchunks);

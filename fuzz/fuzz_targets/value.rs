@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(bytes, data, "{schema}: {json}");
         }
     }
-    if let Ok(frame) = metalayer::frame::parse_frame(data) {
+    if let Ok(frame) = metalayer::frame::Frame::parse(data) {
         let registry = Registry::builtin();
         let cx = Context::with_budget(&registry, Budget::with_limits(1 << 16, 1 << 20, 1 << 22));
         let report = FrameReport::new(&cx, Reading::Whole(frame));

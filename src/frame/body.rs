@@ -73,7 +73,7 @@ pub struct Body {
 }
 
 /// Checks the body of the frame file or sparse-frame directory `path`: reads and checks the
-/// header and the trailer as [`read_frame_bytes`](super::read_frame_bytes) does, then the body
+/// header and the trailer as [`FrameBytes::open`](super::FrameBytes::open) does, then the body
 /// as [`check_body_from`] does. Io errors name the file.
 ///
 /// ```
@@ -104,7 +104,7 @@ pub fn check_body(path: impl AsRef<Path>) -> Result<Body, FrameError> {
 }
 
 /// [`check_body`] of a frame stored in `path` at `offset`, `len` bytes long (a member of a
-/// `.b2z` store), read in place as [`read_frame_bytes_at`](super::read_frame_bytes_at) reads it.
+/// `.b2z` store), read in place as [`FrameBytes::open_at`](super::FrameBytes::open_at) reads it.
 ///
 /// ```
 /// let zip = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores/dictstore.b2z");
@@ -127,7 +127,7 @@ pub fn check_body_at(path: impl AsRef<Path>, offset: u64, len: u64) -> Result<Bo
 }
 
 /// Checks the body of a frame already read: `frame` (from [`FrameBytes::frame`] or
-/// [`parse_frame_borrowed`]) is the frame that `reader` holds from its first byte (a frame
+/// [`FrameRef::parse`]) is the frame that `reader` holds from its first byte (a frame
 /// inside a larger file is read through a [`Window`]), and `sparse_dir` the directory of a
 /// sparse frame, whose chunk files are then checked (without it, a sparse frame's index is
 /// checked, not its files). Nothing is written; the reader's position is left anywhere. Io
@@ -135,7 +135,7 @@ pub fn check_body_at(path: impl AsRef<Path>, offset: u64, len: u64) -> Result<Bo
 /// it.
 ///
 /// [`FrameBytes::frame`]: super::FrameBytes::frame
-/// [`parse_frame_borrowed`]: super::parse_frame_borrowed
+/// [`FrameRef::parse`]: super::FrameRef::parse
 /// [`Window`]: super::Window
 ///
 /// What is checked, each failure an error placed at its byte ([`Section::Body`], or the
@@ -171,19 +171,19 @@ pub fn check_body_at(path: impl AsRef<Path>, offset: u64, len: u64) -> Result<Bo
 /// (once a file).
 ///
 /// ```
-/// use metalayer::frame::{check_body_from, read_frame_bytes};
+/// use metalayer::frame::{check_body_from, FrameBytes};
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/scalars.b2nd");
 /// // An editor holds the file open; it checks the body through it before it copies the body.
 /// let file = std::fs::File::open(path).unwrap();
-/// let bytes = read_frame_bytes(path)?;
+/// let bytes = FrameBytes::open(path)?;
 /// let body = check_body_from(&file, &bytes.frame()?, None)?;
 /// assert_eq!(body.nchunks, 2);
 ///
 /// // A header whose cbytes lies: 1000 bytes of chunks would run past the trailer.
 /// let mut whole = std::fs::read(path).unwrap();
 /// whole[0x27..0x2f].copy_from_slice(&1000i64.to_be_bytes());
-/// let frame = metalayer::frame::parse_frame_borrowed(&whole)?;
+/// let frame = metalayer::frame::FrameRef::parse(&whole)?;
 /// let err = check_body_from(std::io::Cursor::new(&whole), &frame, None).unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),

@@ -21,9 +21,9 @@ use super::{MAX_HEADER_LEN, MAX_METALAYERS, MIN_TRAILER_LEN, TRAILER_TAIL_LEN, m
 /// error.
 ///
 /// ```
-/// use metalayer::frame::{parse_header, FrameErrorKind, Section};
+/// use metalayer::frame::{Frame, FrameErrorKind, Section};
 ///
-/// let err = parse_header(b"\x9e\xa8b2frame\x01").unwrap_err();
+/// let err = Frame::parse(b"\x9e\xa8b2frame\x01").unwrap_err();
 /// assert!(matches!(err.kind(), FrameErrorKind::BadMagic { .. }));
 /// assert_eq!(err.offset(), Some(0));
 /// assert_eq!(err.place().map(|p| p.section), Some(Section::Header));
@@ -41,12 +41,12 @@ pub struct FrameError {
 /// Where in a frame an error is: the byte, the section that holds it, and the entry.
 ///
 /// ```
-/// use metalayer::frame::{parse_frame, Entry, Section};
+/// use metalayer::frame::{Frame, Entry, Section};
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
 /// let mut bytes = std::fs::read(path).unwrap();
 /// bytes[0x5b] = 0x80; // the map16 marker of the metalayers
-/// let err = parse_frame(&bytes).unwrap_err();
+/// let err = Frame::parse(&bytes).unwrap_err();
 /// let place = err.place().unwrap();
 /// assert_eq!((place.offset, place.section), (0x5b, Section::Header));
 /// assert_eq!(place.entry.to_string(), "metalayers.offsets");
@@ -164,8 +164,8 @@ pub enum FrameErrorKind {
         /// The underlying error.
         source: io::Error,
     },
-    /// Reading from a reader given to [`read_frame_from`](super::read_frame_from),
-    /// [`read_metalayers_from`](super::read_metalayers_from) or
+    /// Reading from a reader given to [`Frame::read`](super::Frame::read),
+    /// [`read_frame_stream`](super::read_frame_stream) or
     /// [`check_body_from`](super::check_body_from) failed; the io error is the `source()`.
     Read {
         /// The underlying error.
@@ -375,7 +375,7 @@ pub enum FrameErrorKind {
 /// [`Entry::Chunk`].
 ///
 /// ```
-/// use metalayer::frame::{check_body_from, parse_frame_borrowed, ChunkMiss, FrameErrorKind};
+/// use metalayer::frame::{check_body_from, FrameRef, ChunkMiss, FrameErrorKind};
 ///
 /// // python-blosc2 stores this index uncompressed (memcpyed): the offsets of the two chunks
 /// // are the int64s after its 32-byte header, at header_len + cbytes.
@@ -383,7 +383,7 @@ pub enum FrameErrorKind {
 /// let mut bytes = std::fs::read(path).unwrap();
 /// let index = 146 + 128;
 /// bytes[index + 40..index + 48].copy_from_slice(&500i64.to_le_bytes());
-/// let frame = parse_frame_borrowed(&bytes)?;
+/// let frame = FrameRef::parse(&bytes)?;
 /// let err = check_body_from(std::io::Cursor::new(&bytes), &frame, None).unwrap_err();
 /// assert!(matches!(
 ///     err.kind(),
@@ -439,7 +439,7 @@ pub enum ChunkMiss {
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
 /// let mut bytes = std::fs::read(path).unwrap();
 /// bytes[0x64..0x68].copy_from_slice(&0x20i32.to_be_bytes()); // b2nd's offset, into the fixed part
-/// let err = metalayer::frame::parse_header(&bytes).unwrap_err();
+/// let err = metalayer::frame::Frame::parse(&bytes).unwrap_err();
 /// assert!(matches!(
 ///     err.kind(),
 ///     FrameErrorKind::ContentOffset { miss: OffsetMiss::BeforeContents { start: 0x92 }, .. }
@@ -518,7 +518,7 @@ impl FrameError {
     /// ```
     /// use metalayer::frame::FrameErrorKind;
     ///
-    /// let err = metalayer::frame::read_frame("no-such-file.b2nd").unwrap_err();
+    /// let err = metalayer::frame::Frame::open("no-such-file.b2nd").unwrap_err();
     /// assert!(matches!(err.kind(), FrameErrorKind::Io { .. }));
     /// ```
     pub fn kind(&self) -> &FrameErrorKind {
@@ -529,7 +529,7 @@ impl FrameError {
     ///
     /// ```
     /// // header_len's marker is 0xd2 (int32), at byte 10.
-    /// let err = metalayer::frame::parse_header(b"\x9e\xa8b2frame\0\xd3").unwrap_err();
+    /// let err = metalayer::frame::Frame::parse(b"\x9e\xa8b2frame\0\xd3").unwrap_err();
     /// let place = err.place().unwrap();
     /// assert_eq!((place.offset, place.entry.to_string()), (10, "header_len".to_owned()));
     /// ```
@@ -540,7 +540,7 @@ impl FrameError {
     /// The byte where it went wrong, from the frame's first byte.
     ///
     /// ```
-    /// let err = metalayer::frame::header_len(b"\x9e\xa8b2frame\0\xd2").unwrap_err();
+    /// let err = metalayer::frame::Frame::parse(b"\x9e\xa8b2frame\0\xd2").unwrap_err();
     /// assert_eq!(err.offset(), Some(11));
     /// ```
     pub fn offset(&self) -> Option<u64> {

@@ -190,9 +190,9 @@ fn contents_framing(
 ///
 /// ```
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd");
-/// let bytes = metalayer::frame::read_frame_bytes(path)?;
+/// let bytes = metalayer::frame::FrameBytes::open(path)?;
 /// let frame = bytes.frame()?;
-/// assert_eq!(frame.to_owned(), metalayer::frame::read_frame(path)?);
+/// assert_eq!(frame.to_owned(), metalayer::frame::Frame::open(path)?);
 /// # Ok::<(), metalayer::frame::FrameError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -208,6 +208,42 @@ pub struct FrameBytes {
 }
 
 impl FrameBytes {
+    /// [`Frame::open`], keeping the header's and the trailer's bytes instead of copying each
+    /// metalayer and vlmetalayer out of them: a frame whose vlmetalayers are large is held once.
+    ///
+    /// ```
+    /// use metalayer::frame::{Frame, FrameBytes};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd");
+    /// let bytes = FrameBytes::open(path)?;
+    /// assert_eq!(bytes.frame()?.to_owned(), Frame::open(path)?);
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn open(path: impl AsRef<Path>) -> Result<FrameBytes, FrameError> {
+        read_frame_bytes(path)
+    }
+
+    /// [`FrameBytes::open`] of a frame stored in `path` at `offset`, `len` bytes long (a member of
+    /// a `.b2z` store, which is a zip of stored frames): the frame is read in place through a
+    /// [`Window`], its offsets and lengths checked against `len` as they are against a file's length.
+    /// The range must lie in the file. Io errors name `path`.
+    ///
+    /// ```
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores");
+    /// // `big.b2nd`, stored in the zip at byte 1940, 607 bytes long (python's zipfile says so).
+    /// let member = metalayer::frame::FrameBytes::open_at(format!("{dir}/dictstore.b2z"), 1940, 607)?;
+    /// let file = metalayer::frame::FrameBytes::open(format!("{dir}/dictstore.b2d/big.b2nd"))?;
+    /// assert_eq!(member.frame()?.to_owned(), file.frame()?.to_owned());
+    ///
+    /// // A range that does not lie in the file is refused before anything is read.
+    /// let err = metalayer::frame::FrameBytes::open_at(format!("{dir}/dictstore.b2z"), 1940, 1 << 40).unwrap_err();
+    /// assert!(err.to_string().starts_with("cannot read "));
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn open_at(path: impl AsRef<Path>, offset: u64, len: u64) -> Result<FrameBytes, FrameError> {
+        read_frame_bytes_at(path, offset, len)
+    }
+
     /// The frame, borrowed from the bytes. The bytes were checked when they were read, so this
     /// decodes their index again without an error.
     pub fn frame(&self) -> Result<FrameRef<'_>, FrameError> {
@@ -224,7 +260,7 @@ impl FrameBytes {
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd");
-    /// let bytes = metalayer::frame::read_frame_bytes(path)?;
+    /// let bytes = metalayer::frame::FrameBytes::open(path)?;
     /// let frame = bytes.frame()?;
     /// let first = &frame.vlmetalayers[0];
     /// assert_eq!(&*bytes.content(first)?, first.content);
@@ -251,7 +287,7 @@ impl FrameBytes {
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd");
-    /// assert!(!metalayer::frame::read_frame_bytes(path)?.contents_in_file());
+    /// assert!(!metalayer::frame::FrameBytes::open(path)?.contents_in_file());
     /// # Ok::<(), metalayer::frame::FrameError>(())
     /// ```
     pub fn contents_in_file(&self) -> bool {
@@ -268,17 +304,10 @@ impl FrameBytes {
         false
     }
 
-    /// A whole frame held in memory, such as one read from a stream, checked as
-    /// [`parse_frame`](super::parse_frame) checks it; only its header and trailer are kept.
-    ///
-    /// ```
-    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
-    /// let whole = std::fs::read(path).unwrap();
-    /// let bytes = metalayer::frame::FrameBytes::from_frame(&whole)?;
-    /// assert_eq!(bytes.frame()?.to_owned(), metalayer::frame::parse_frame(&whole)?);
-    /// # Ok::<(), metalayer::frame::FrameError>(())
-    /// ```
-    pub fn from_frame(frame: &[u8]) -> Result<FrameBytes, FrameError> {
+    /// A whole frame held in memory, checked as [`Frame::parse`] checks it; only its header and
+    /// trailer are kept.
+    #[cfg_attr(not(feature = "store"), allow(dead_code))]
+    pub(crate) fn from_frame(frame: &[u8]) -> Result<FrameBytes, FrameError> {
         let parsed = parse_frame_borrowed(frame)?;
         let header_len = parsed.header.header_len;
         let (trailer_offset, frame_len) = (parsed.trailer.offset, parsed.header.frame_len);
@@ -481,35 +510,14 @@ pub fn read_metalayers(path: impl AsRef<Path>) -> Result<Vec<FrameMetalayer>, Fr
     })
 }
 
-/// Reads a frame's header and trailer: the header's fields, the metalayers, the trailer's
-/// fields and the vlmetalayers, reading nothing in between.
-///
-/// `path` is a contiguous frame file or a sparse-frame directory, as for [`read_metalayers`].
-/// The header is read as [`read_metalayers`] reads it; then the [`TRAILER_TAIL_LEN`] bytes
-/// before `frame_len`, which give `trailer_len`; then the trailer's `trailer_len` bytes. See the
-/// [module documentation](super) for what is checked.
-///
-/// ```
-/// use metalayer::frame::read_frame;
-///
-/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/sparse_mixed.b2nd");
-/// let frame = read_frame(dir)?;
-/// assert_eq!(frame.header.frame_type(), 1);
-/// assert_eq!(frame.metalayers[0].name, "b2nd");
-/// assert!(!frame.vlmetalayers.is_empty());
-/// for vl in &frame.vlmetalayers {
-///     assert!(vl.offset > frame.trailer.offset);
-/// }
-/// # Ok::<(), metalayer::frame::FrameError>(())
-/// ```
+/// [`Frame::open`].
 pub fn read_frame(path: impl AsRef<Path>) -> Result<Frame, FrameError> {
     with_file(path.as_ref(), |file, io_error, sparse_dir| {
         read_frame_with(file, io_error, sparse_dir)
     })
 }
 
-/// [`read_frame`], keeping the header's and the trailer's bytes instead of copying each
-/// metalayer and vlmetalayer out of them: a frame whose vlmetalayers are large is held once.
+/// [`FrameBytes::open`].
 pub fn read_frame_bytes(path: impl AsRef<Path>) -> Result<FrameBytes, FrameError> {
     let (file_path, sparse_dir) = frame_file(path.as_ref())?;
     read_frame_bytes_file(&open_regular(&file_path)?, &file_path, sparse_dir)
@@ -614,23 +622,7 @@ impl<R: Seek> Seek for Window<R> {
     }
 }
 
-/// [`read_frame_bytes`] of a frame stored in `path` at `offset`, `len` bytes long (a member of
-/// a `.b2z` store, which is a zip of stored frames): the frame is read in place through a
-/// [`Window`], its offsets and lengths checked against `len` as they are against a file's length.
-/// The range must lie in the file. Io errors name `path`.
-///
-/// ```
-/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores");
-/// // `big.b2nd`, stored in the zip at byte 1940, 607 bytes long (python's zipfile says so).
-/// let member = metalayer::frame::read_frame_bytes_at(format!("{dir}/dictstore.b2z"), 1940, 607)?;
-/// let file = metalayer::frame::read_frame_bytes(format!("{dir}/dictstore.b2d/big.b2nd"))?;
-/// assert_eq!(member.frame()?.to_owned(), file.frame()?.to_owned());
-///
-/// // A range that does not lie in the file is refused before anything is read.
-/// let err = metalayer::frame::read_frame_bytes_at(format!("{dir}/dictstore.b2z"), 1940, 1 << 40).unwrap_err();
-/// assert!(err.to_string().starts_with("cannot read "));
-/// # Ok::<(), metalayer::frame::FrameError>(())
-/// ```
+/// [`FrameBytes::open_at`].
 pub fn read_frame_bytes_at(path: impl AsRef<Path>, offset: u64, len: u64) -> Result<FrameBytes, FrameError> {
     let path = path.as_ref();
     read_frame_bytes_file_at(&open_regular(path)?, path, offset, len)
@@ -681,18 +673,7 @@ fn window_over<F: Read + Seek>(
     Window::new(file, offset, len).map_err(io_error)
 }
 
-/// [`read_frame`] on any reader that holds a frame from its first byte: the input's length is
-/// found by seeking to its end. Io errors are [`FrameErrorKind::Read`].
-///
-/// ```
-/// use std::io::Cursor;
-///
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/scalars.b2nd");
-/// let bytes = std::fs::read(path).unwrap();
-/// let frame = metalayer::frame::read_frame_from(Cursor::new(&bytes))?;
-/// assert_eq!(frame, metalayer::frame::parse_frame(&bytes)?);
-/// # Ok::<(), metalayer::frame::FrameError>(())
-/// ```
+/// [`Frame::read`].
 pub fn read_frame_from<R: Read + Seek>(mut reader: R) -> Result<Frame, FrameError> {
     read_frame_with(&mut reader, &read_error, None)
 }
@@ -752,7 +733,7 @@ pub enum StreamFrame {
 /// bytes.extend_from_slice(b"next");
 /// let mut stream = &bytes[..];
 /// let StreamFrame::Whole(read) = read_frame_stream(&mut stream)? else { panic!("the frame reads") };
-/// assert_eq!(read.frame()?.to_owned(), metalayer::frame::parse_frame(&bytes[..frame_len])?);
+/// assert_eq!(read.frame()?.to_owned(), metalayer::frame::Frame::parse(&bytes[..frame_len])?);
 /// assert_eq!(stream, b"next");
 ///
 /// // A stream that ends before its trailer: the header, and why the trailer is not there.
@@ -940,7 +921,7 @@ mod stream_tests {
     #[test]
     fn any_window_that_holds_the_trailer_reads_the_frame() {
         let bytes = fixture("blosc2-2-vlmeta/bytes.b2nd");
-        let whole = crate::frame::parse_frame(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        let whole = crate::frame::Frame::parse(&bytes).unwrap_or_else(|e| panic!("{e}"));
         let trailer_len = bytes.len() - usize::try_from(whole.trailer.offset).unwrap_or(0);
         let after_header = bytes.len() - whole.header.header_len;
         // Windows that wrap the ring at many places, the trailer's length exactly, and more
@@ -962,7 +943,7 @@ mod stream_tests {
     #[test]
     fn a_trailer_longer_than_the_window_is_an_error_naming_it() {
         let bytes = fixture("blosc2-2-vlmeta/bytes.b2nd");
-        let whole = crate::frame::parse_frame(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        let whole = crate::frame::Frame::parse(&bytes).unwrap_or_else(|e| panic!("{e}"));
         let trailer_len = bytes.len() - usize::try_from(whole.trailer.offset).unwrap_or(0);
         let Ok(StreamFrame::Header {
             metalayers,

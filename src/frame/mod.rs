@@ -8,30 +8,40 @@
 //! files of their own beside it).
 //!
 //! Both are described by built-in schemas, `frame_header_v2` and `frame_trailer_v1` (in
-//! `schemas/`), and decoded by the decoders `#[metalayer(schema = ...)]` generates from
-//! them: [`FrameHeader`] and [`FrameTrailer`]. This module adds what a schema cannot say: where
-//! the header ends (`header_len`) and where the trailer starts (found from the frame's end), that
-//! each offset in a metalayer index points at a content, the limits c-blosc2 sets, and the
-//! sparse-frame layout.
+//! `schemas/`), and decoded by the decoders `#[metalayer(schema = ...)]` generates from them.
+//! This module adds what a schema cannot say: where the header ends (`header_len`) and where the
+//! trailer starts (found from the frame's end), that each offset in a metalayer index points at
+//! a content, the limits c-blosc2 sets, and the sparse-frame layout.
 //!
-//! - [`read_metalayers`] reads only the header: the first [`PREFIX_LEN`] bytes, to learn
-//!   `header_len`, then exactly `header_len` bytes. [`parse_header`] does the parsing on bytes
-//!   already in memory, and [`header_len`] tells how many bytes it needs.
-//! - [`read_frame`] reads the header and the trailer, and nothing in between; [`parse_frame`]
-//!   does the same on a whole frame in memory.
-//! - [`read_frame_bytes_at`] and [`read_metalayers_at`] read a frame stored inside another file,
-//!   such as a member of a `.b2z` store, in place through a [`Window`] over its bytes.
+//! A frame is read from a path, a reader or bytes:
+//!
+//! - [`Frame::open`] reads a file or a sparse-frame directory: the first [`PREFIX_LEN`] bytes,
+//!   to learn `header_len`, then exactly `header_len` bytes, then the trailer found from
+//!   `frame_len`, and nothing in between. [`Frame::read`] does the same through any reader that
+//!   can seek, and [`Frame::parse`] on a whole frame in memory. A [`Frame`] owns its
+//!   metalayers ([`FrameMetalayer`]); [`Frame::metalayer`] and [`Frame::vlmetalayer`] look
+//!   one up by name, and [`Header`] says what the header's fields mean.
+//! - [`FrameBytes::open`] reads what [`Frame::open`] reads but keeps the header's and the
+//!   trailer's bytes, which [`FrameBytes::frame`] borrows from as a [`FrameRef`]: a frame whose
+//!   vlmetalayers are large is held once. [`FrameBytes::open_at`] reads a frame stored inside
+//!   another file, such as a member of a `.b2z` store, in place through a [`Window`] over its
+//!   bytes. [`FrameRef::parse`] borrows from a whole frame in memory.
+//! - [`read_frame_stream`] reads a frame from a stream that cannot seek (stdin, a pipe) in
+//!   bounded memory: the header, then only the last [`STREAM_WINDOW`] bytes before `frame_len`.
 //! - [`check_body`] checks what lies between the header and the trailer: the chunks and the
 //!   index chunk that gives their offsets, as c-blosc2 reads them. [`check_body_at`] does so for
 //!   a frame inside another file, and [`check_body_from`] for a frame already read, through a
 //!   reader the caller holds (an editor, before it carries the body over to a new frame).
 //!
 //! ```
+//! use metalayer::frame::Frame;
+//!
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
-//! let metalayers = metalayer::frame::read_metalayers(path)?;
-//! let names: Vec<&str> = metalayers.iter().map(|m| m.name.as_str()).collect();
+//! let frame = Frame::open(path)?;
+//! let names: Vec<&str> = frame.metalayers.iter().map(|m| m.name.as_str()).collect();
 //! assert_eq!(names, ["b2nd", "units", "scale", "tags", "m"]);
-//! assert_eq!(metalayers[1].content, b"\xa6kelvin");
+//! assert_eq!(frame.metalayer("units"), Some(&b"\xa6kelvin"[..]));
+//! assert_eq!(frame.header.codec().to_string(), "ZSTD");
 //! # Ok::<(), metalayer::frame::FrameError>(())
 //! ```
 //!
@@ -64,8 +74,7 @@
 //!
 //! # What is checked
 //!
-//! Every byte of the header (and, for [`read_frame`] and [`parse_frame`], of the trailer) is
-//! checked against its schema by the generated decoder: the magic, every marker, the
+//! Every byte of the header and of the trailer is checked against its schema by the generated decoder: the magic, every marker, the
 //! `header_len` minimum, the trailer version; the flag bytes are not UTF-8-checked (they are raw).
 //! On top of that:
 //!
@@ -136,23 +145,32 @@ use metalayer_runtime::wire::Wire;
 pub use body::{Body, check_body, check_body_at, check_body_from};
 pub use codec::{Codec, Filter, SplitMode};
 pub use error::{ChunkMiss, Entry, FrameError, FrameErrorKind, OffsetMiss, Place, Section};
-pub use header::parse_header;
-pub use io::{
-    FrameBytes, STREAM_WINDOW, StreamFrame, Window, read_frame, read_frame_bytes, read_frame_bytes_at, read_frame_from,
-    read_frame_stream, read_metalayers, read_metalayers_at, read_metalayers_from,
-};
+pub use io::{FrameBytes, STREAM_WINDOW, StreamFrame, Window, read_frame_stream};
 #[cfg(feature = "store")]
 pub(crate) use io::{open_regular, read_frame_bytes_file_at};
-pub use prefix::{frame_len, header_len};
-pub use types::{
-    Frame, FrameHeader, FrameMetalayer, FrameRef, FrameTrailer, Header, MetalayerIndex, MetalayerRef, Trailer,
-    VlMetalayerIndex,
+pub use types::{Frame, FrameMetalayer, FrameRef, Header, MetalayerRef, Trailer};
+
+// What the tests, the fuzz targets and the command reach besides the entry points above: the
+// generated decoders (which the tests re-encode), the header-only readers (the command's
+// fallback when a trailer does not read), the prefix's lengths, and the functions the entry
+// points were before they were methods. Not a public API: `Frame`, `FrameRef`, `FrameBytes`,
+// `read_frame_stream` and `Header` are.
+#[doc(hidden)]
+pub use header::parse_header;
+#[doc(hidden)]
+pub use io::{
+    read_frame, read_frame_bytes, read_frame_bytes_at, read_frame_from, read_metalayers, read_metalayers_at,
+    read_metalayers_from,
 };
+#[doc(hidden)]
+pub use prefix::{frame_len, header_len};
+#[doc(hidden)]
+pub use types::{FrameHeader, FrameTrailer, MetalayerIndex, VlMetalayerIndex};
 
 use header::decode_header;
 use trailer::{decode_trailer, trailer_place};
 
-/// How many bytes [`header_len`] needs: the magic, `header_len` and `frame_len`.
+/// How many bytes of a frame give its `header_len` and `frame_len`: the magic, and those two.
 ///
 /// ```
 /// assert_eq!(metalayer::frame::PREFIX_LEN, 24);
@@ -270,43 +288,14 @@ fn span(bytes: &[u8], at: u64, len: u64) -> &[u8] {
 // Whole frames in memory
 // ---------------------------------------------------------------------------------------------
 
-/// Parses a whole frame held in memory: its header and its trailer, found from `frame_len`.
-/// Bytes after `frame_len` are ignored. See the [module documentation](self) for what is
-/// checked.
-///
-/// ```
-/// use metalayer::frame::parse_frame;
-///
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/updated_deleted.b2nd");
-/// let bytes = std::fs::read(path).unwrap();
-/// let frame = parse_frame(&bytes)?;
-/// // python-blosc2 set "a" to "d", updated "b" (it keeps its place), deleted "c", added "e".
-/// let names: Vec<&str> = frame.vlmetalayers.iter().map(|m| m.name.as_str()).collect();
-/// assert_eq!(names, ["a", "b", "d", "e"]);
-/// assert_eq!(frame.trailer.offset + u64::from(frame.trailer.trailer_len), frame.header.frame_len);
-///
-/// // trailer_len is found 22 bytes before frame_len.
-/// let mut bad = bytes.clone();
-/// let at = bad.len() - 22;
-/// bad[at..at + 4].copy_from_slice(&u32::MAX.to_be_bytes());
-/// assert!(parse_frame(&bad).unwrap_err().to_string().contains("trailer_len 4294967295 is outside 35..="));
-/// # Ok::<(), metalayer::frame::FrameError>(())
-/// ```
+/// [`Frame::parse`].
+#[doc(hidden)]
 pub fn parse_frame(frame: &[u8]) -> Result<Frame, FrameError> {
     parse_frame_borrowed(frame).map(|f| f.to_owned())
 }
 
-/// [`parse_frame`], with the metalayers and vlmetalayers borrowed from `frame`: nothing is
-/// copied, so a frame held in memory (one stored in a value, say) is read at no cost beyond
-/// its index.
-///
-/// ```
-/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/scalars.b2nd");
-/// let bytes = std::fs::read(path).unwrap();
-/// let frame = metalayer::frame::parse_frame_borrowed(&bytes)?;
-/// assert_eq!(frame.to_owned(), metalayer::frame::parse_frame(&bytes)?);
-/// # Ok::<(), metalayer::frame::FrameError>(())
-/// ```
+/// [`FrameRef::parse`].
+#[doc(hidden)]
 pub fn parse_frame_borrowed(frame: &[u8]) -> Result<FrameRef<'_>, FrameError> {
     let header = header::header_bytes(frame, false)?;
     let (h, metalayers) = decode_header(header)?;
@@ -320,4 +309,103 @@ pub fn parse_frame_borrowed(frame: &[u8]) -> Result<FrameRef<'_>, FrameError> {
         (&h, header_len, metalayers),
         (&t, trailer_offset, vlmetalayers),
     ))
+}
+
+impl Frame {
+    /// Reads a frame's header and trailer from a file: the header's fields, the metalayers, the
+    /// trailer's fields and the vlmetalayers, reading nothing in between.
+    ///
+    /// `path` is a contiguous frame file (`.b2nd`, `.b2frame`, `.cat`) or a sparse-frame
+    /// directory, whose `chunks.b2frame` is read (and must say it is a sparse frame). The first
+    /// [`PREFIX_LEN`] bytes give `header_len`, which is checked against the file's length before
+    /// exactly `header_len` bytes are read; then the [`TRAILER_TAIL_LEN`] bytes before
+    /// `frame_len`, which give `trailer_len`; then the trailer's `trailer_len` bytes. See the
+    /// [module documentation](self) for what is checked.
+    ///
+    /// ```
+    /// use metalayer::frame::Frame;
+    ///
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/sparse_mixed.b2nd");
+    /// let frame = Frame::open(dir)?;
+    /// assert_eq!(frame.header.frame_type(), 1);
+    /// assert_eq!(frame.metalayers[0].name, "b2nd");
+    /// assert!(!frame.vlmetalayers.is_empty());
+    /// for vl in &frame.vlmetalayers {
+    ///     assert!(vl.offset > frame.trailer.offset);
+    /// }
+    ///
+    /// let missing = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/no-such-file.b2nd");
+    /// let err = Frame::open(missing).unwrap_err();
+    /// assert_eq!(err.to_string(), format!("cannot read {missing}"));
+    /// // Why is the source, an io error.
+    /// let why = std::error::Error::source(&err).unwrap().downcast_ref::<std::io::Error>().unwrap();
+    /// assert_eq!(why.kind(), std::io::ErrorKind::NotFound);
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn open(path: impl AsRef<std::path::Path>) -> Result<Frame, FrameError> {
+        io::read_frame(path)
+    }
+
+    /// [`Frame::open`] on any reader that holds a frame from its first byte: the input's length
+    /// is found by seeking to its end. Io errors are [`FrameErrorKind::Read`].
+    ///
+    /// ```
+    /// use std::io::Cursor;
+    /// use metalayer::frame::Frame;
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/scalars.b2nd");
+    /// let bytes = std::fs::read(path).unwrap();
+    /// let frame = Frame::read(Cursor::new(&bytes))?;
+    /// assert_eq!(frame, Frame::parse(&bytes)?);
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn read<R: std::io::Read + std::io::Seek>(reader: R) -> Result<Frame, FrameError> {
+        io::read_frame_from(reader)
+    }
+
+    /// Parses a whole frame held in memory: its header and its trailer, found from `frame_len`.
+    /// Bytes after `frame_len` are ignored. See the [module documentation](self) for what is
+    /// checked.
+    ///
+    /// ```
+    /// use metalayer::frame::Frame;
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/updated_deleted.b2nd");
+    /// let bytes = std::fs::read(path).unwrap();
+    /// let frame = Frame::parse(&bytes)?;
+    /// // python-blosc2 set "a" to "d", updated "b" (it keeps its place), deleted "c", added "e".
+    /// let names: Vec<&str> = frame.vlmetalayers.iter().map(|m| m.name.as_str()).collect();
+    /// assert_eq!(names, ["a", "b", "d", "e"]);
+    /// assert_eq!(frame.trailer.offset + u64::from(frame.trailer.trailer_len), frame.header.frame_len);
+    ///
+    /// // trailer_len is found 22 bytes before frame_len.
+    /// let mut bad = bytes.clone();
+    /// let at = bad.len() - 22;
+    /// bad[at..at + 4].copy_from_slice(&u32::MAX.to_be_bytes());
+    /// assert!(Frame::parse(&bad).unwrap_err().to_string().contains("trailer_len 4294967295 is outside 35..="));
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn parse(frame: &[u8]) -> Result<Frame, FrameError> {
+        parse_frame(frame)
+    }
+}
+
+impl<'a> FrameRef<'a> {
+    /// [`Frame::parse`], with the metalayers and vlmetalayers borrowed from `frame`: nothing is
+    /// copied, so a frame held in memory (one stored in a value, say) is read at no cost beyond
+    /// its index.
+    ///
+    /// ```
+    /// use metalayer::frame::{Frame, FrameRef};
+    ///
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// let bytes = std::fs::read(path).unwrap();
+    /// let frame = FrameRef::parse(&bytes)?;
+    /// assert_eq!(frame.metalayer("units"), Some(&b"\xa6kelvin"[..]));
+    /// assert_eq!(frame.to_owned(), Frame::parse(&bytes)?);
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn parse(frame: &'a [u8]) -> Result<FrameRef<'a>, FrameError> {
+        parse_frame_borrowed(frame)
+    }
 }

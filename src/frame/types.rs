@@ -18,8 +18,9 @@ const UDCODEC_AT: usize = 6;
 /// A Blosc2 frame header, as the generated decoder of `frame_header_v2` reads it; the names and
 /// contents borrow from the bytes.
 ///
-/// [`parse_header`](super::parse_header) and [`parse_frame`](super::parse_frame) check more than this decoder does (see the [module
-/// documentation](super)); decoding it directly checks the schema only.
+/// The frame readers ([`Frame::open`] and the others) check more than this decoder does (see
+/// the [module documentation](super)); decoding it directly checks the schema only. Not a public
+/// API: [`Header`] is what the readers give.
 ///
 /// ```
 /// use metalayer::frame::FrameHeader;
@@ -168,10 +169,10 @@ pub struct VlMetalayerIndex<'a> {
 /// One metalayer of a frame header, or one vlmetalayer of a frame trailer.
 ///
 /// ```
-/// use metalayer::frame::{read_metalayers, FrameMetalayer};
+/// use metalayer::frame::{Frame, FrameMetalayer};
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/dtype_i4le.b2nd");
-/// let metalayers: Vec<FrameMetalayer> = read_metalayers(path)?;
+/// let metalayers: Vec<FrameMetalayer> = Frame::open(path)?.metalayers;
 /// let b2nd = &metalayers[0];
 /// assert_eq!(b2nd.name, "b2nd");
 /// // The content starts after its 0xc6 marker and u32 length, here at 0x6b + 5.
@@ -194,12 +195,12 @@ pub struct FrameMetalayer {
 }
 
 /// A [`FrameMetalayer`] that borrows its name and content from the frame's bytes, as
-/// [`parse_frame_borrowed`](super::parse_frame_borrowed) returns it.
+/// [`FrameRef::parse`] returns it.
 ///
 /// ```
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
 /// let bytes = std::fs::read(path).unwrap();
-/// let frame = metalayer::frame::parse_frame_borrowed(&bytes)?;
+/// let frame = metalayer::frame::FrameRef::parse(&bytes)?;
 /// let units = &frame.metalayers[1];
 /// assert_eq!((units.name, units.content), ("units", &b"\xa6kelvin"[..]));
 /// assert_eq!(&bytes[units.offset as usize..][..7], units.content);
@@ -232,7 +233,7 @@ impl FrameMetalayer {
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
-    /// let metalayers = metalayer::frame::read_metalayers(path)?;
+    /// let metalayers = metalayer::frame::Frame::open(path)?.metalayers;
     /// assert_eq!(metalayers[0].borrowed().name, "b2nd");
     /// # Ok::<(), metalayer::frame::FrameError>(())
     /// ```
@@ -245,11 +246,12 @@ impl FrameMetalayer {
     }
 }
 
-/// The fixed fields of a frame header, copied out of [`FrameHeader`].
+/// The fixed fields of a frame header, as `frame_header_v2` lays them out (`header_len` as
+/// checked), with what they say: the codec, the filters, the split mode, the ratio.
 ///
 /// ```
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
-/// let frame = metalayer::frame::read_frame(path)?;
+/// let frame = metalayer::frame::Frame::open(path)?;
 /// let h = &frame.header;
 /// assert_eq!((h.header_len, h.frame_len), (240, 315));
 /// assert_eq!((h.format_version(), h.frame_type()), (2, 0));
@@ -293,7 +295,7 @@ impl Header {
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-own/objectarray.b2f");
-    /// assert_eq!(metalayer::frame::read_frame(path)?.header.format_version(), 3);
+    /// assert_eq!(metalayer::frame::Frame::open(path)?.header.format_version(), 3);
     /// # Ok::<(), metalayer::frame::FrameError>(())
     /// ```
     pub const fn format_version(&self) -> u8 {
@@ -304,7 +306,7 @@ impl Header {
     ///
     /// ```
     /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/sparse_meta.b2nd");
-    /// assert_eq!(metalayer::frame::read_frame(dir)?.header.frame_type(), 1);
+    /// assert_eq!(metalayer::frame::Frame::open(dir)?.header.frame_type(), 1);
     /// # Ok::<(), metalayer::frame::FrameError>(())
     /// ```
     pub const fn frame_type(&self) -> u8 {
@@ -319,7 +321,7 @@ impl Header {
     /// use metalayer::frame::Codec;
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/ints_signed.b2nd");
-    /// let codec = metalayer::frame::read_frame(path)?.header.codec();
+    /// let codec = metalayer::frame::Frame::open(path)?.header.codec();
     /// assert_eq!((codec, codec.number(), codec.to_string()), (Codec::Lz4, 1, "LZ4".to_owned()));
     /// # Ok::<(), metalayer::frame::FrameError>(())
     /// ```
@@ -336,7 +338,7 @@ impl Header {
     /// use metalayer::frame::Filter;
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
-    /// let filters = metalayer::frame::read_frame(path)?.header.filters();
+    /// let filters = metalayer::frame::Frame::open(path)?.header.filters();
     /// assert_eq!(filters[5], (Filter::Shuffle, 0)); // python-blosc2's default pipeline
     /// assert!(filters[..5].iter().all(|&(f, _)| f == Filter::NoFilter));
     /// # Ok::<(), metalayer::frame::FrameError>(())
@@ -371,7 +373,7 @@ impl Header {
     /// use metalayer::frame::SplitMode;
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
-    /// assert_eq!(metalayer::frame::read_frame(path)?.header.split_mode(), SplitMode::Auto);
+    /// assert_eq!(metalayer::frame::Frame::open(path)?.header.split_mode(), SplitMode::Auto);
     /// # Ok::<(), metalayer::frame::FrameError>(())
     /// ```
     pub const fn split_mode(&self) -> SplitMode {
@@ -383,10 +385,10 @@ impl Header {
     /// ```
     /// // python-blosc2 4.14.1 wrote 18000 bytes in 417 (expected.json: cratio 43.165...).
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores/treestore.b2d/g/h/i/deep.b2nd");
-    /// assert_eq!(metalayer::frame::read_frame(path)?.header.ratio(), Some(18000.0 / 417.0));
+    /// assert_eq!(metalayer::frame::Frame::open(path)?.header.ratio(), Some(18000.0 / 417.0));
     /// // A frame whose cbytes is 0 has no ratio.
     /// let empty = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
-    /// assert_eq!(metalayer::frame::read_frame(empty)?.header.ratio(), None);
+    /// assert_eq!(metalayer::frame::Frame::open(empty)?.header.ratio(), None);
     /// # Ok::<(), metalayer::frame::FrameError>(())
     /// ```
     #[allow(clippy::cast_precision_loss)]
@@ -398,7 +400,7 @@ impl Header {
     ///
     /// ```
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/bytes.b2nd");
-    /// assert_eq!(metalayer::frame::read_frame(path)?.header.clevel(), 9);
+    /// assert_eq!(metalayer::frame::Frame::open(path)?.header.clevel(), 9);
     /// # Ok::<(), metalayer::frame::FrameError>(())
     /// ```
     pub const fn clevel(&self) -> u8 {
@@ -448,7 +450,7 @@ impl Header {
 ///
 /// ```
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/many_keys.b2nd");
-/// let frame = metalayer::frame::read_frame(path)?;
+/// let frame = metalayer::frame::Frame::open(path)?;
 /// assert_eq!((frame.trailer.offset, frame.trailer.trailer_len), (266, 895));
 /// assert_eq!(frame.trailer.vlmetalayers_size, 182);
 /// assert_eq!(frame.trailer.fingerprint.ty, 0);
@@ -472,7 +474,7 @@ pub struct Trailer {
 ///
 /// ```
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/strings.b2nd");
-/// let frame = metalayer::frame::read_frame(path)?;
+/// let frame = metalayer::frame::Frame::open(path)?;
 /// assert_eq!(frame.metalayers[0].name, "b2nd");
 /// assert!(frame.header.has_vlmetalayers);
 /// let first = &frame.vlmetalayers[0];
@@ -495,7 +497,7 @@ pub struct Frame {
 }
 
 /// A [`Frame`] whose metalayers and vlmetalayers borrow from the frame's bytes, as
-/// [`parse_frame_borrowed`](super::parse_frame_borrowed) returns it: nothing is copied.
+/// [`FrameRef::parse`] returns it: nothing is copied.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct FrameRef<'a> {
@@ -507,6 +509,85 @@ pub struct FrameRef<'a> {
     pub trailer: Trailer,
     /// The vlmetalayers, in stored order; each offset is absolute in the frame.
     pub vlmetalayers: Vec<MetalayerRef<'a>>,
+}
+
+impl Frame {
+    /// The content of the metalayer named `name`, as stored (usually msgpack); `None` when the
+    /// header holds no metalayer of that name. Where a name is stored twice, the first is
+    /// returned, as c-blosc2's `blosc2_meta_get` does.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// let frame = metalayer::frame::Frame::open(path)?;
+    /// // python-blosc2 stored meta={"units": "kelvin", "scale": 3, ...}: msgpack fixstr(6), fixint 3.
+    /// assert_eq!(frame.metalayer("units"), Some(&b"\xa6kelvin"[..]));
+    /// assert_eq!(frame.metalayer("scale"), Some(&[0x03][..]));
+    /// assert_eq!(frame.metalayer("no such name"), None);
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn metalayer(&self, name: &str) -> Option<&[u8]> {
+        find(
+            self.metalayers.iter().map(|m| (m.name.as_str(), m.content.as_slice())),
+            name,
+        )
+    }
+
+    /// The content of the vlmetalayer named `name`, as stored: a Blosc2 chunk that holds the
+    /// msgpack ([`vlmeta::decompress`](crate::vlmeta::decompress) gives it). `None` when the
+    /// trailer holds no vlmetalayer of that name; where a name is stored twice, the first.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/updated_deleted.b2nd");
+    /// let frame = metalayer::frame::Frame::open(path)?;
+    /// // python-blosc2 set vlmeta["e"] = 5 (msgpack positive fixint 0x05) and deleted "c".
+    /// let chunk = frame.vlmetalayer("e").unwrap();
+    /// assert_eq!(metalayer::vlmeta::decompress(chunk, 1 << 20)?, [0x05]);
+    /// assert_eq!(frame.vlmetalayer("c"), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn vlmetalayer(&self, name: &str) -> Option<&[u8]> {
+        find(
+            self.vlmetalayers
+                .iter()
+                .map(|m| (m.name.as_str(), m.content.as_slice())),
+            name,
+        )
+    }
+}
+
+/// The content of the first of `entries` named `name`.
+fn find<'a>(mut entries: impl Iterator<Item = (&'a str, &'a [u8])>, name: &str) -> Option<&'a [u8]> {
+    entries.find(|&(n, _)| n == name).map(|(_, content)| content)
+}
+
+impl<'a> FrameRef<'a> {
+    /// [`Frame::metalayer`] on the borrowed frame: the content borrows from the frame's bytes.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
+    /// let bytes = metalayer::frame::FrameBytes::open(path)?;
+    /// assert_eq!(bytes.frame()?.metalayer("units"), Some(&b"\xa6kelvin"[..]));
+    /// # Ok::<(), metalayer::frame::FrameError>(())
+    /// ```
+    pub fn metalayer(&self, name: &str) -> Option<&'a [u8]> {
+        find(self.metalayers.iter().map(|m| (m.name, m.content)), name)
+    }
+
+    /// [`Frame::vlmetalayer`] on the borrowed frame. Where a frame with a long trailer was read
+    /// from a file, its contents were left there
+    /// ([`FrameBytes::contents_in_file`](super::FrameBytes::contents_in_file)): then
+    /// [`FrameBytes::content`](super::FrameBytes::content) reads them.
+    ///
+    /// ```
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/updated_deleted.b2nd");
+    /// let bytes = metalayer::frame::FrameBytes::open(path)?;
+    /// let chunk = bytes.frame()?.vlmetalayer("e").unwrap();
+    /// assert_eq!(metalayer::vlmeta::decompress(chunk, 1 << 20)?, [0x05]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn vlmetalayer(&self, name: &str) -> Option<&'a [u8]> {
+        find(self.vlmetalayers.iter().map(|m| (m.name, m.content)), name)
+    }
 }
 
 impl FrameRef<'_> {

@@ -12,7 +12,7 @@
 //! use metalayer::report::{Context, FrameReport, Reading, Registry};
 //!
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/scalars.b2nd");
-//! let frame = metalayer::frame::read_frame(path)?;
+//! let frame = metalayer::frame::Frame::open(path)?;
 //! let registry = Registry::builtin();
 //! let cx = Context::new(&registry);
 //! let report = FrameReport::new(&cx, Reading::Whole(frame));
@@ -29,7 +29,7 @@ use crate::std_prelude::*;
 mod header;
 mod registry;
 
-pub use registry::{Registry, Selected, UserLayout, builtin, candidates, is_python_blosc2};
+pub use registry::{Registry, RegistryError, Selected, UserLayout, builtin, candidates, is_python_blosc2};
 
 use std::cell::{Cell, RefCell};
 use std::io::{self, Write};
@@ -38,7 +38,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use crate::frame::{self, Frame, FrameMetalayer, FrameRef, Header, MetalayerRef, Trailer};
 use crate::value::json::Hex;
-use crate::value::{Budget, Clip, DEPTH_LIMIT, Held, Msgpack, Style, Typed, shown_name, write_text};
+use crate::value::{Budget, Clip, DEPTH_LIMIT, Held, Msgpack, Nested, Queued, Style, Typed, shown_name, write_text};
 use crate::vlmeta;
 
 /// The longest text a line of the text report shows of a value or its hex; JSON shows all.
@@ -60,6 +60,68 @@ pub const TEXT_MAX_CHARS: usize = 1000;
 /// assert_eq!(metalayer::report::FORMAT, 2);
 /// ```
 pub const FORMAT: u32 = 2;
+
+/// An error or a warning a [`Context`] noted while it reported an input
+/// ([`Context::take_errors`], [`Context::take_warnings`]). It shows as one line: the place, each
+/// part after `: `, then the message; or the count of those past [`MAX_ERRORS`].
+///
+/// ```
+/// use metalayer::report::{Context, FrameReport, Noted, Reading, Registry};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/dtype_i4le.b2nd");
+/// let mut bytes = std::fs::read(path)?;
+/// // The b2nd metalayer's content starts at byte 0x70 (0x6b, its bin32 header, + 5): its first
+/// // byte, fixarray(7), made fixarray(6), which b2nd_v1 does not read.
+/// assert_eq!(bytes[0x70], 0x97);
+/// bytes[0x70] = 0x96;
+/// let registry = Registry::builtin();
+/// let cx = Context::new(&registry);
+/// let _ = metalayer::serde_json::to_value(FrameReport::new(&cx, Reading::Whole(metalayer::frame::Frame::parse(&bytes)?)))?;
+/// let errors = cx.take_errors();
+/// let Noted::At { place, message } = &errors[0] else { panic!("{errors:?}") };
+/// assert_eq!(place, &["metalayer \"b2nd\" (content at file byte 0x70)"]);
+/// assert_eq!(errors[0].to_string(), format!("{}: {message}", place[0]));
+/// assert_eq!(Noted::More { count: 3, warnings: false }.to_string(), "3 more errors in this input");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Noted {
+    /// One error or warning.
+    At {
+        /// Where it was met, outermost first: the item (a metalayer, a vlmetalayer), then each
+        /// frame nested in a value. Empty for the frame itself.
+        place: Vec<String>,
+        /// What was met.
+        message: String,
+    },
+    /// How many more were met once [`MAX_ERRORS`] were kept.
+    More {
+        /// How many.
+        count: usize,
+        /// Whether they are warnings (or errors).
+        warnings: bool,
+    },
+}
+
+impl std::fmt::Display for Noted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Noted::At { place, message } => {
+                for part in place {
+                    write!(f, "{part}: ")?;
+                }
+                f.write_str(message)
+            }
+            Noted::More { count, warnings } => {
+                let what = if *warnings { "warnings" } else { "errors" };
+                write!(f, "{count} more {what} in this input")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Noted {}
 
 /// The most errors a context keeps with their places; one more line counts the rest.
 ///
@@ -97,11 +159,11 @@ pub(crate) fn chain(error: &dyn std::error::Error) -> String {
 pub struct Context<'r> {
     registry: &'r Registry,
     budget: Budget,
-    errors: RefCell<Vec<String>>,
+    errors: RefCell<Vec<Noted>>,
     /// Errors past [`MAX_ERRORS`], counted.
     more_errors: Cell<usize>,
     /// What was read and shown, but not with the layouts its name calls for.
-    warnings: RefCell<Vec<String>>,
+    warnings: RefCell<Vec<Noted>>,
     /// Warnings past [`MAX_ERRORS`], counted.
     more_warnings: Cell<usize>,
     /// Where the report is, for errors: the item, and each frame nested in a value.
@@ -148,7 +210,7 @@ impl<'r> Context<'r> {
     /// let registry = Registry::builtin();
     /// for hex in [false, true] {
     ///     let cx = Context::new(&registry).with_hex(hex);
-    ///     let json = serde_json::to_value(FrameReport::new(&cx, Reading::Whole(metalayer::frame::read_frame(path)?)))?;
+    ///     let json = metalayer::serde_json::to_value(FrameReport::new(&cx, Reading::Whole(metalayer::frame::Frame::open(path)?)))?;
     ///     let unit = &json["metalayers"][1];
     ///     assert_eq!(unit["msgpack"], "kelvin");
     ///     // "kelvin" as msgpack: fixstr 0xa6, then its six bytes.
@@ -174,11 +236,11 @@ impl<'r> Context<'r> {
     /// 0x2c1): frame at byte 0x12 of the value: metalayer "b2nd" (content at frame byte 0x6a):
     /// ...`), and forgets them.
     /// At most [`MAX_ERRORS`] are kept, then one line counts the others.
-    pub fn take_errors(&self) -> Vec<String> {
+    pub fn take_errors(&self) -> Vec<Noted> {
         let mut errors = std::mem::take(&mut *self.errors.borrow_mut());
-        let more = self.more_errors.replace(0);
-        if more > 0 {
-            errors.push(format!("{more} more errors in this input"));
+        let count = self.more_errors.replace(0);
+        if count > 0 {
+            errors.push(Noted::More { count, warnings: false });
         }
         errors
     }
@@ -196,7 +258,7 @@ impl<'r> Context<'r> {
     /// // b2embed's {"version": 1} made {"version": 2}: a shape no built-in layout reads.
     /// let at = bytes.windows(10).position(|w| w == b"\x81\xa7version\x01").unwrap();
     /// bytes[at + 9] = 2;
-    /// let frame = metalayer::frame::parse_frame(&bytes)?;
+    /// let frame = metalayer::frame::Frame::parse(&bytes)?;
     /// let registry = Registry::builtin();
     /// let cx = Context::new(&registry);
     /// let json = metalayer::serde_json::to_value(FrameReport::new(&cx, Reading::Whole(frame)))?;
@@ -206,11 +268,11 @@ impl<'r> Context<'r> {
     /// assert_eq!(cx.take_warnings().len(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn take_warnings(&self) -> Vec<String> {
+    pub fn take_warnings(&self) -> Vec<Noted> {
         let mut warnings = std::mem::take(&mut *self.warnings.borrow_mut());
-        let more = self.more_warnings.replace(0);
-        if more > 0 {
-            warnings.push(format!("{more} more warnings in this input"));
+        let count = self.more_warnings.replace(0);
+        if count > 0 {
+            warnings.push(Noted::More { count, warnings: true });
         }
         warnings
     }
@@ -227,20 +289,17 @@ impl<'r> Context<'r> {
 
     /// Adds `message` at the current place to `list`, or counts it in `more` when the list is
     /// full.
-    fn note(&self, list: &RefCell<Vec<String>>, more: &Cell<usize>, message: &str) {
+    fn note(&self, list: &RefCell<Vec<Noted>>, more: &Cell<usize>, message: &str) {
         let mut list = list.borrow_mut();
         if list.len() >= MAX_ERRORS {
             // The last one counts the rest.
             more.set(more.get() + 1);
             return;
         }
-        let place = self.place.borrow();
-        let mut text = place.join(": ");
-        if !text.is_empty() {
-            text.push_str(": ");
-        }
-        text.push_str(message);
-        list.push(text);
+        list.push(Noted::At {
+            place: self.place.borrow().clone(),
+            message: message.to_owned(),
+        });
     }
 
     /// Runs `f` with `place` added to where errors are.
@@ -287,7 +346,7 @@ impl<'r> Context<'r> {
             ))
         } else {
             match self.budget.read(0) {
-                Ok(()) => frame::parse_frame_borrowed(data).map_err(|e| chain(&e)),
+                Ok(()) => frame::FrameRef::parse(data).map_err(|e| chain(&e)),
                 Err(e) => Err(e.to_string()),
             }
         };
@@ -298,15 +357,27 @@ impl<'r> Context<'r> {
     }
 }
 
-/// A frame held in an ext 42 of a value, to be shown after the value's line.
-#[derive(Debug, Clone)]
-pub(crate) struct Queued {
-    /// The ext's offset in the item's bytes.
-    pub at: usize,
-    /// Where the frame's bytes are in the item's bytes.
-    pub data: std::ops::Range<usize>,
-    /// How deep the frame is.
-    pub depth: usize,
+/// A value written in a report notes its errors in the report's context, and its frames are
+/// reported by it.
+impl Nested for Context<'_> {
+    fn error(&self, message: &str) {
+        Context::error(self, message);
+    }
+
+    fn queue_frame(&self, frame: Queued) {
+        Context::queue_frame(self, frame);
+    }
+
+    fn nested_frame_entry<M: SerializeMap>(
+        &self,
+        map: &mut M,
+        data: &[u8],
+        at: usize,
+        depth: usize,
+        hex: bool,
+    ) -> Result<(), M::Error> {
+        Context::nested_frame_entry(self, map, data, at, depth, hex)
+    }
 }
 
 fn nested_place(at: usize) -> String {
@@ -319,7 +390,7 @@ fn nested_place(at: usize) -> String {
 /// use metalayer::report::{Context, FrameReport, Reading, Registry};
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
-/// let reading = Reading::Bytes(metalayer::frame::read_frame_bytes(path)?);
+/// let reading = Reading::Bytes(metalayer::frame::FrameBytes::open(path)?);
 /// let registry = Registry::builtin();
 /// let cx = Context::new(&registry);
 /// let json = metalayer::serde_json::to_value(FrameReport::new(&cx, reading))?;
@@ -330,7 +401,7 @@ fn nested_place(at: usize) -> String {
 pub enum Reading {
     /// Its header and its trailer.
     Whole(Frame),
-    /// Its header and its trailer, as their bytes ([`frame::read_frame_bytes`]): nothing is
+    /// Its header and its trailer, as their bytes ([`FrameBytes::open`](frame::FrameBytes::open)): nothing is
     /// copied out of them.
     Bytes(frame::FrameBytes),
     /// Its header's metalayers: the header reads, the trailer does not, for the reason given.
@@ -338,7 +409,7 @@ pub enum Reading {
         /// The metalayers.
         metalayers: Vec<FrameMetalayer>,
         /// Why the trailer could not be read.
-        trailer_error: String,
+        trailer_error: frame::FrameError,
     },
 }
 
@@ -371,7 +442,7 @@ impl<'c> FrameReport<'c, 'static> {
 impl<'c, 'd> FrameReport<'c, 'd> {
     fn nested(cx: &'c Context<'c>, data: Data<'d>, depth: usize) -> FrameReport<'c, 'd> {
         if let Data::Read(Reading::Header { trailer_error, .. }) = &data {
-            cx.error(&format!("the trailer: {trailer_error}"));
+            cx.error(&format!("the trailer: {}", chain(trailer_error)));
         }
         FrameReport { cx, data, depth }
     }
@@ -416,7 +487,7 @@ impl<'c, 'd> FrameReport<'c, 'd> {
                 fields: None,
                 metalayers: metalayers.iter().map(FrameMetalayer::borrowed).collect(),
                 vlmetalayers: Vec::new(),
-                trailer_error: Some(format!("the trailer: {trailer_error}")),
+                trailer_error: Some(format!("the trailer: {}", chain(trailer_error))),
             },
             Data::Nested(frame) => Parts {
                 fields: Some(of(frame)),
@@ -460,7 +531,7 @@ impl<'c, 'd> FrameReport<'c, 'd> {
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
     /// let registry = Registry::builtin();
     /// let cx = Context::new(&registry);
-    /// let report = FrameReport::new(&cx, Reading::Whole(metalayer::frame::read_frame(path)?));
+    /// let report = FrameReport::new(&cx, Reading::Whole(metalayer::frame::Frame::open(path)?));
     /// let mut out = Vec::new();
     /// report.write_text(&mut out, "meta_user.b2nd", false)?;
     /// let text = String::from_utf8(out)?;
@@ -628,7 +699,7 @@ enum Content<'b, 'x> {
     Failed(String),
     /// Any other name, and msgpack; or a python-blosc2 name whose bytes none of its layouts
     /// reads, and msgpack, with the warning that says so.
-    Msgpack(Msgpack<'b, 'x>, Option<String>),
+    Msgpack(Msgpack<'b, 'x, Context<'x>>, Option<String>),
     /// Any other name, and bytes that are not one msgpack value; a note when a limit is why.
     Raw(Option<String>),
 }
@@ -735,7 +806,7 @@ impl<'m, 'x> Item<'m, 'x> {
 
     /// The bytes as one msgpack value, or why not: a note when a limit is why (also noted as an
     /// error), else nothing.
-    fn msgpack<'b>(&self, bytes: &'b [u8]) -> Result<Msgpack<'b, 'x>, Option<String>> {
+    fn msgpack<'b>(&self, bytes: &'b [u8]) -> Result<Msgpack<'b, 'x, Context<'x>>, Option<String>> {
         match Msgpack::checked(bytes, &self.cx.budget, self.value_depth(), Some(self.cx)) {
             Ok(value) => Ok(value.hex(self.cx.hex)),
             Err(e) if e.is_limit() => {

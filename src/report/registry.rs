@@ -6,7 +6,7 @@ use crate::std_prelude::*;
 
 use std::sync::{Arc, OnceLock};
 
-use metalayer_layout::{BUILTINS, Builtin, Layout, PYTHON_BLOSC2, Probe, also_stored_as};
+use metalayer_layout::{BUILTINS, Builtin, Layout, Overlap, PYTHON_BLOSC2, Probe, also_stored_as};
 use metalayer_runtime::{Candidate, CandidateOf, ProbeOf};
 
 use crate::value::Typed;
@@ -289,14 +289,18 @@ impl Registry {
     /// error that names them (and the first file among them).
     ///
     /// ```
-    /// use metalayer::report::Registry;
+    /// use metalayer::report::{Registry, RegistryError};
     ///
     /// let copy = metalayer::layout::builtin("b2nd_v1").unwrap().text.replace("b2nd_v1", "my_b2nd");
     /// let layout = metalayer::layout::parse("my_b2nd", &copy).unwrap();
     /// let err = Registry::new(vec![(layout.into(), "my_b2nd.toml".into())]).unwrap_err();
-    /// assert!(err.contains("`b2nd_v1` and `my_b2nd` cannot be told apart"), "{err}");
+    /// let RegistryError::Overlap { file, overlap } = &err else { panic!("{err}") };
+    /// assert_eq!(file.as_deref(), Some("my_b2nd.toml"));
+    /// assert_eq!((overlap.schema.as_str(), overlap.other_schema.as_str()), ("b2nd_v1", "my_b2nd"));
+    /// assert!(err.to_string().starts_with("my_b2nd.toml: "), "{err}");
+    /// assert!(err.to_string().contains("`b2nd_v1` and `my_b2nd` cannot be told apart"), "{err}");
     /// ```
-    pub fn new(user: Vec<UserLayout>) -> Result<Registry, String> {
+    pub fn new(user: Vec<UserLayout>) -> Result<Registry, RegistryError> {
         let mut layouts: Vec<Sourced> = builtin_layouts().map(|l| (Arc::clone(l), None)).collect();
         for (layout, path) in user {
             match layouts.iter_mut().find(|(l, _)| l.schema == layout.schema) {
@@ -359,13 +363,41 @@ fn builtin_groups() -> &'static [Arc<Group>] {
     })
 }
 
+/// Why [`Registry::new`] refused a set of layouts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// Two layouts stored under one name cannot be told apart from their bytes. Shown as the
+    /// overlap, after the first schema file among the two when one of them came from a file.
+    Overlap {
+        /// The schema file of the first of the two layouts that came from one.
+        file: Option<String>,
+        /// Where and why the two layouts overlap.
+        overlap: Box<Overlap>,
+    },
+}
+
+impl std::fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RegistryError::Overlap {
+                file: Some(file),
+                overlap,
+            } => write!(f, "{file}: {overlap}"),
+            RegistryError::Overlap { file: None, overlap } => write!(f, "{overlap}"),
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
 /// A layout with the schema file it came from, if any.
 type Sourced = (Arc<Layout>, Option<String>);
 
 /// Groups layouts (each with the schema file it came from, if any) by the metalayer names they
 /// are stored under, checking that the layouts of each name part. A group of `shared` that
 /// holds the same layouts, in the same order, is taken as it is.
-fn groups(layouts: &[Sourced], shared: &[Arc<Group>]) -> Result<Vec<Arc<Group>>, String> {
+fn groups(layouts: &[Sourced], shared: &[Arc<Group>]) -> Result<Vec<Arc<Group>>, RegistryError> {
     // Each name with its layouts.
     let mut named: Vec<(String, Vec<Sourced>)> = Vec::new();
     let mut add = |layout: &Arc<Layout>, name: &str, path: &Option<String>| {
@@ -397,9 +429,9 @@ fn groups(layouts: &[Sourced], shared: &[Arc<Group>]) -> Result<Vec<Arc<Group>>,
         for (i, (a, file_a)) in members.iter().enumerate() {
             for (b, file_b) in members.iter().skip(i + 1) {
                 if let Err(overlap) = a.parting(b) {
-                    return Err(match file_a.as_ref().or(file_b.as_ref()) {
-                        Some(file) => format!("{file}: {overlap}"),
-                        None => overlap.to_string(),
+                    return Err(RegistryError::Overlap {
+                        file: file_a.as_ref().or(file_b.as_ref()).cloned(),
+                        overlap: Box::new(overlap),
                     });
                 }
             }

@@ -20,7 +20,7 @@ use std::prelude::rust_2024::*;
 use super::zip::{Archive, CentralEntry, DATA_DESCRIPTOR, EditLayout, LocalHeader, read_at};
 use super::{Member, Place, shown_name};
 use crate::frame::edit::{Changed, Edit, EditError, Original, WriteOptions, replace_file};
-use crate::frame::{Frame, Window, read_frame_from};
+use crate::frame::{Frame, Window};
 
 /// Where a central directory entry's CRC-32 is (its sizes follow), and its local header's
 /// offset; where the end record's central directory offset is.
@@ -125,7 +125,7 @@ pub fn find_member(zip: &mut File, path: &Path, name: &str) -> Result<ZipMember,
     }
     let frame = Window::new(&*zip, located.offset, located.size)
         .map_err(|e| refused(e.to_string()))
-        .and_then(|window| read_frame_from(window).map_err(|e| refused(error_chain(&e))))?;
+        .and_then(|window| Frame::read(window).map_err(|e| refused(error_chain(&e))))?;
     Ok(ZipMember {
         member: Member {
             raw_name: entry.name.clone(),

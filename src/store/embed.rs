@@ -36,7 +36,7 @@ pub const DATA_LIMIT: usize = vlmeta::DEFAULT_LIMIT;
 /// use metalayer::store::is_embed_store;
 ///
 /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores/dictstore.b2d/embed.b2e");
-/// let frame = metalayer::frame::read_frame(path)?;
+/// let frame = metalayer::frame::Frame::open(path)?;
 /// assert!(is_embed_store(frame.metalayers.iter().map(|m| &m.name)));
 /// assert!(!is_embed_store(["b2nd"]));
 /// # Ok::<(), metalayer::frame::FrameError>(())

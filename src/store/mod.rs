@@ -634,7 +634,7 @@ impl Store {
             EmbedSource::InZip { offset, len } => (offset, len),
         };
         let mut window = Window::new(&file, offset, len).map_err(|e| StoreError::new(path, StoreErrorKind::Io(e)))?;
-        let frame = frame::read_frame_from(&mut window).map_err(frame_error)?;
+        let frame = frame::Frame::read(&mut window).map_err(frame_error)?;
         if !is_embed_store(frame.metalayers.iter().map(|m| &m.name)) {
             return Err(StoreError::new(path, StoreErrorKind::NotAStore));
         }
@@ -769,7 +769,7 @@ impl Store {
             (Place::Zip { offset, len, .. }, Inner::Zip { file, .. }) => {
                 frame::read_frame_bytes_file_at(file, &self.path, *offset, *len)
             }
-            (Place::File { path, .. } | Place::Sparse { path }, _) => frame::read_frame_bytes(path),
+            (Place::File { path, .. } | Place::Sparse { path }, _) => frame::FrameBytes::open(path),
             (Place::Data { offset, len }, Inner::Embed { data, .. }) => {
                 let bytes = usize::try_from(*offset)
                     .ok()

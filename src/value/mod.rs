@@ -62,6 +62,7 @@ mod format;
 pub(crate) mod intern;
 pub mod json;
 mod msgpack;
+mod nested;
 mod pack;
 mod rfc3339;
 mod typed;
@@ -70,9 +71,10 @@ pub use budget::{Budget, DEPTH_LIMIT, DecompressError, Held, ITEM_WORK, LIVE_LIM
 pub use encode::{EncodeFailure, encode};
 pub use format::{Clip, PrettyFormatter, TextFormatter, shown_name, write_json, write_pretty, write_text};
 pub use msgpack::{Msgpack, MsgpackError, Style};
+pub(crate) use nested::{Nested, Queued};
 pub use pack::pack;
 pub use rfc3339::{parse_timestamp, timestamp_text};
-pub use typed::{DecodeFailure, Typed, to_json_value};
+pub use typed::{DecodeFailure, Field, Typed, to_json_value};
 
 use metalayer_layout::{IntType, Node, Type};
 

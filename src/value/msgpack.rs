@@ -5,13 +5,14 @@
 use crate::std_prelude::*;
 
 use std::cell::Cell;
+use std::convert::Infallible;
 use std::fmt;
 
 use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use super::budget::{Budget, DEPTH_LIMIT, Limit};
 use super::json::{self, Hex};
-use crate::report::{Context, Queued};
+use super::nested::{Nested, Queued};
 
 /// python-blosc2's ext type of a whole Blosc2 frame (an NDArray, SChunk or store inline).
 pub const EXT_FRAME: i8 = 42;
@@ -260,20 +261,31 @@ enum Verdict {
 /// assert_eq!(String::from_utf8(out)?, r#"{"a": [1, 2.5], "b": bin(ff), "c": {"set": [1, 2]}}"#);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone)]
-pub struct Msgpack<'a, 'c> {
+///
+/// Written in a frame's report, it holds the report (`C`), which notes its errors and reports
+/// the frames it holds; on its own, `C` is [`Infallible`]: there is no report.
+pub struct Msgpack<'a, 'c, C = Infallible> {
     bytes: &'a [u8],
     /// Where `bytes` start in the outermost value's bytes (an ext payload's view is within it).
     base: usize,
     depth: usize,
-    cx: Option<&'c Context<'c>>,
+    cx: Option<&'c C>,
     verdicts: Vec<Verdict>,
     style: Style,
     /// Whether the exts that decode show their bytes too.
     hex: bool,
 }
 
-impl fmt::Debug for Msgpack<'_, '_> {
+impl<C> Clone for Msgpack<'_, '_, C> {
+    fn clone(&self) -> Self {
+        Msgpack {
+            verdicts: self.verdicts.clone(),
+            ..*self
+        }
+    }
+}
+
+impl<C> fmt::Debug for Msgpack<'_, '_, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Msgpack")
             .field("len", &self.bytes.len())
@@ -289,14 +301,16 @@ impl<'a, 'c> Msgpack<'a, 'c> {
     pub fn new(bytes: &'a [u8], budget: &Budget) -> Result<Msgpack<'a, 'c>, MsgpackError> {
         Msgpack::checked(bytes, budget, 0, None)
     }
+}
 
+impl<'a, 'c, C> Msgpack<'a, 'c, C> {
     /// [`new`](Self::new) for a value `depth` levels down, in a report's context.
     pub(crate) fn checked(
         bytes: &'a [u8],
         budget: &Budget,
         depth: usize,
-        cx: Option<&'c Context<'c>>,
-    ) -> Result<Msgpack<'a, 'c>, MsgpackError> {
+        cx: Option<&'c C>,
+    ) -> Result<Msgpack<'a, 'c, C>, MsgpackError> {
         let mut verdicts = Vec::new();
         let mut checker = Checker {
             bytes,
@@ -320,14 +334,14 @@ impl<'a, 'c> Msgpack<'a, 'c> {
     }
 
     /// The same value, shown in `style`.
-    pub fn style(self, style: Style) -> Msgpack<'a, 'c> {
+    pub fn style(self, style: Style) -> Msgpack<'a, 'c, C> {
         Msgpack { style, ..self }
     }
 
     /// The same value, with (`true`) or without (`false`, the default) the bytes of the exts
     /// that decode (`"data"` beside `"value"` or `"frame"`) in the JSON form. The bytes of an
     /// ext that decodes to nothing are always shown.
-    pub fn hex(self, hex: bool) -> Msgpack<'a, 'c> {
+    pub fn hex(self, hex: bool) -> Msgpack<'a, 'c, C> {
         Msgpack { hex, ..self }
     }
 
@@ -426,7 +440,7 @@ struct Walk {
 /// The verdicts a walk reads: the i-th of its own.
 type Verdicts<'v> = &'v dyn Fn(usize) -> Verdict;
 
-impl Serialize for Msgpack<'_, '_> {
+impl<C: Nested> Serialize for Msgpack<'_, '_, C> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let walk = Walk::default();
         let verdicts = |i: usize| self.verdicts.get(i).cloned().unwrap_or(Verdict::Bytes(None));
@@ -441,13 +455,20 @@ impl Serialize for Msgpack<'_, '_> {
 }
 
 /// The value at the walk's position, `depth` levels down.
-#[derive(Clone, Copy)]
-struct Node<'s, 'a, 'c> {
-    m: &'s Msgpack<'a, 'c>,
+struct Node<'s, 'a, 'c, C> {
+    m: &'s Msgpack<'a, 'c, C>,
     w: &'s Walk,
     depth: usize,
     verdicts: Verdicts<'s>,
 }
+
+impl<C> Clone for Node<'_, '_, '_, C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C> Copy for Node<'_, '_, '_, C> {}
 
 /// The two float64 of a complex number.
 fn complex(data: &[u8]) -> Option<(f64, f64)> {
@@ -465,9 +486,9 @@ impl Serialize for Float {
 }
 
 /// A map key that is not a string, as the compact JSON text of its value.
-struct KeyText<'s, 'a, 'c>(Node<'s, 'a, 'c>);
+struct KeyText<'s, 'a, 'c, C>(Node<'s, 'a, 'c, C>);
 
-impl fmt::Display for KeyText<'_, '_, '_> {
+impl<C: Nested> fmt::Display for KeyText<'_, '_, '_, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut text = Vec::new();
         let node = Node {
@@ -492,7 +513,7 @@ impl<T: fmt::Display> Serialize for Collected<T> {
     }
 }
 
-impl<'a> Node<'_, 'a, '_> {
+impl<'a, C: Nested> Node<'_, 'a, '_, C> {
     fn next<E: ser::Error>(&self) -> Result<(Token<'a>, usize), E> {
         let at = self.w.at.get();
         let (token, next) = token(self.m.bytes, at).map_err(E::custom)?;
@@ -572,7 +593,7 @@ impl<'a> Node<'_, 'a, '_> {
     }
 }
 
-impl<'a> Node<'_, 'a, '_> {
+impl<'a, C: Nested> Node<'_, 'a, '_, C> {
     /// An ext of python-blosc2's record, set or NumPy types whose payload (at `data_at`) is
     /// shown as its value; `from` is where the payload's verdicts start.
     fn payload<S: Serializer>(
@@ -633,7 +654,7 @@ fn plain_ext<S: Serializer>(serializer: S, ty: i8, data: &[u8], note: Option<&st
     map.end()
 }
 
-impl Serialize for Node<'_, '_, '_> {
+impl<C: Nested> Serialize for Node<'_, '_, '_, C> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (first, at) = self.next()?;
         let text = self.m.style == Style::Text;

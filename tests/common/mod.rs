@@ -177,7 +177,7 @@ pub const ZEROS: i64 = (0x81u64 << 56) as i64;
 /// `base` (a frame without vlmetalayers) with `index` for its index chunk, the header's
 /// `nbytes`, `cbytes` 0 and `chunksize` as given, and `frame_len` made to fit.
 pub fn frame_with_index(base: &[u8], index: &[u8], nbytes: i64, chunksize: i32) -> Vec<u8> {
-    let read = metalayer::frame::parse_frame_borrowed(base).unwrap();
+    let read = metalayer::frame::FrameRef::parse(base).unwrap();
     assert!(read.vlmetalayers.is_empty() && read.header.cbytes == 0);
     let hl = read.header.header_len;
     let trailer = &base[read.trailer.offset as usize..read.header.frame_len as usize];

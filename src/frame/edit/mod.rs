@@ -42,7 +42,7 @@
 //!   device is refused before it is opened.
 //!
 //! ```
-//! use metalayer::frame::{edit::Edit, parse_frame};
+//! use metalayer::frame::{edit::Edit, Frame};
 //!
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
 //! let frame = std::fs::read(path).unwrap();
@@ -50,7 +50,7 @@
 //! // vlmetalayer, the msgpack string "sim".
 //! let edit = Edit::new().meta("units", b"\xa6celsiu").vlmeta("source", b"\xa3sim");
 //! let edited = edit.apply(&frame)?;
-//! let read = parse_frame(&edited.frame)?;
+//! let read = Frame::parse(&edited.frame)?;
 //! assert_eq!(read.metalayers[1].content, b"\xa6celsiu");
 //! assert_eq!(read.vlmetalayers[0].name, "source");
 //! assert!(read.header.has_vlmetalayers);
@@ -193,12 +193,12 @@ impl Edit {
     /// content's length.
     ///
     /// ```
-    /// use metalayer::frame::{edit::Edit, parse_frame};
+    /// use metalayer::frame::{edit::Edit, Frame};
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
     /// let frame = std::fs::read(path).unwrap();
     /// let edited = Edit::new().meta("units", b"\xa6kelvyn").apply(&frame)?;
-    /// assert_eq!(parse_frame(&edited.frame)?.metalayers[1].content, b"\xa6kelvyn");
+    /// assert_eq!(Frame::parse(&edited.frame)?.metalayers[1].content, b"\xa6kelvyn");
     /// # Ok::<(), metalayer::frame::edit::EditError>(())
     /// ```
     pub fn meta(mut self, name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Edit {
@@ -210,16 +210,16 @@ impl Edit {
     ///
     /// ```
     /// use metalayer::b2nd::B2ndV1;
-    /// use metalayer::frame::{edit::Edit, parse_frame};
+    /// use metalayer::frame::{edit::Edit, Frame};
     /// use metalayer::prelude::*;
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/dtype_i4le.b2nd");
     /// let frame = std::fs::read(path).unwrap();
     /// // The same array read as unsigned: "<u4" has the length of "<i4".
-    /// let mut meta = B2ndV1::decode(parse_frame(&frame)?.metalayers[0].content.as_slice())?;
+    /// let mut meta = B2ndV1::decode(Frame::parse(&frame)?.metalayers[0].content.as_slice())?;
     /// meta.dtype = "<u4".into();
     /// let edited = Edit::new().meta_value("b2nd", &meta)?.apply(&frame)?;
-    /// assert!(parse_frame(&edited.frame)?.metalayers[0].content.ends_with(b"\xdb\0\0\0\x03<u4"));
+    /// assert!(Frame::parse(&edited.frame)?.metalayers[0].content.ends_with(b"\xdb\0\0\0\x03<u4"));
     ///
     /// // A longer dtype is refused: the metalayer would change length.
     /// meta.dtype = "<u4 ".into();
@@ -235,12 +235,12 @@ impl Edit {
     /// replaced where it is, or added after the others.
     ///
     /// ```
-    /// use metalayer::frame::{edit::Edit, parse_frame};
+    /// use metalayer::frame::{edit::Edit, Frame};
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/updated_deleted.b2nd");
     /// let frame = std::fs::read(path).unwrap();
     /// let edited = Edit::new().vlmeta("a", b"\x02").vlmeta("z", b"\x03").apply(&frame)?;
-    /// let names: Vec<String> = parse_frame(&edited.frame)?.vlmetalayers.into_iter().map(|m| m.name).collect();
+    /// let names: Vec<String> = Frame::parse(&edited.frame)?.vlmetalayers.into_iter().map(|m| m.name).collect();
     /// assert_eq!(names, ["a", "b", "d", "e", "z"]);
     /// # Ok::<(), metalayer::frame::edit::EditError>(())
     /// ```
@@ -253,14 +253,14 @@ impl Edit {
     ///
     /// ```
     /// use metalayer::caterva::CatervaV0;
-    /// use metalayer::frame::{edit::Edit, parse_frame};
+    /// use metalayer::frame::{edit::Edit, Frame};
     /// use metalayer::prelude::*;
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
     /// let frame = std::fs::read(path).unwrap();
     /// let value = CatervaV0 { shape: vec![4], chunkshape: vec![2], blockshape: vec![1] };
     /// let edited = Edit::new().vlmeta_value("layout", &value)?.apply(&frame)?;
-    /// let read = parse_frame(&edited.frame)?;
+    /// let read = Frame::parse(&edited.frame)?;
     /// let stored = metalayer::vlmeta::decompress(&read.vlmetalayers[0].content, 1 << 20)?;
     /// assert_eq!(stored, value.encode()?);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -273,12 +273,12 @@ impl Edit {
     /// Deletes the vlmetalayer `name`, which must be in the frame.
     ///
     /// ```
-    /// use metalayer::frame::{edit::Edit, parse_frame};
+    /// use metalayer::frame::{edit::Edit, Frame};
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-vlmeta/updated_deleted.b2nd");
     /// let frame = std::fs::read(path).unwrap();
     /// let edited = Edit::new().delete_vlmeta("b").apply(&frame)?;
-    /// assert_eq!(parse_frame(&edited.frame)?.vlmetalayers.len(), 3);
+    /// assert_eq!(Frame::parse(&edited.frame)?.vlmetalayers.len(), 3);
     /// assert!(Edit::new().delete_vlmeta("zz").apply(&frame).is_err());
     /// # Ok::<(), metalayer::frame::edit::EditError>(())
     /// ```
@@ -336,7 +336,7 @@ impl Edit {
     /// default [`WriteOptions`]. See the [module documentation](self).
     ///
     /// ```
-    /// use metalayer::frame::{edit::Edit, read_frame};
+    /// use metalayer::frame::{edit::Edit, Frame};
     ///
     /// let dir = std::env::temp_dir().join(format!("metalayer-edit-doc-{}", std::process::id()));
     /// std::fs::create_dir_all(&dir).unwrap();
@@ -345,7 +345,7 @@ impl Edit {
     /// std::fs::copy(fixture, &path).unwrap();
     ///
     /// Edit::new().vlmeta("b", b"\x07").delete_vlmeta("a").write(&path)?;
-    /// let frame = read_frame(&path)?;
+    /// let frame = Frame::open(&path)?;
     /// let names: Vec<&str> = frame.vlmetalayers.iter().map(|m| m.name.as_str()).collect();
     /// assert_eq!(names, ["b", "d", "e"]);
     /// assert_eq!(std::fs::metadata(&path).unwrap().len(), frame.header.frame_len);
@@ -391,7 +391,7 @@ impl Edit {
     ///
     /// ```
     /// use metalayer::frame::edit::{replace_file, Edit, EditError, WriteOptions};
-    /// use metalayer::frame::read_frame;
+    /// use metalayer::frame::Frame;
     ///
     /// let dir = std::env::temp_dir().join(format!("metalayer-member-doc-{}", std::process::id()));
     /// std::fs::create_dir_all(&dir).unwrap();
@@ -405,7 +405,7 @@ impl Edit {
     ///     edit.write_frame_at(original, 0, 315, new)
     /// })?;
     /// assert_eq!((changes.len(), len), (1, std::fs::metadata(&path).unwrap().len()));
-    /// assert_eq!(read_frame(&path)?.vlmetalayers[0].name, "k");
+    /// assert_eq!(Frame::open(&path)?.vlmetalayers[0].name, "k");
     /// std::fs::remove_dir_all(&dir).unwrap();
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

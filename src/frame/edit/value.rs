@@ -22,13 +22,13 @@ impl Edit {
     /// conventions), or packed as plain msgpack when `layout` is `None`.
     ///
     /// ```
-    /// use metalayer::frame::{edit::Edit, parse_frame};
+    /// use metalayer::frame::{edit::Edit, Frame};
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
     /// let frame = std::fs::read(path).unwrap();
     /// // "scale" holds the msgpack int 3 (one byte, 0x03): 7 fits in it.
     /// let edited = Edit::new().meta_json("scale", None, &metalayer::serde_json::json!(7))?.apply(&frame)?;
-    /// assert_eq!(parse_frame(&edited.frame)?.metalayers[2].content, [0x07]);
+    /// assert_eq!(Frame::parse(&edited.frame)?.metalayers[2].content, [0x07]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn meta_json(
@@ -44,13 +44,13 @@ impl Edit {
     /// (as python-blosc2 stores its vlmeta values) when `layout` is `None`.
     ///
     /// ```
-    /// use metalayer::frame::{edit::Edit, parse_frame};
+    /// use metalayer::frame::{edit::Edit, Frame};
     ///
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4/meta_user.b2nd");
     /// let frame = std::fs::read(path).unwrap();
     /// let json = metalayer::serde_json::json!({"by": "calibration", "run": 12});
     /// let edited = Edit::new().vlmeta_json("provenance", None, &json)?.apply(&frame)?;
-    /// let chunk = &parse_frame(&edited.frame)?.vlmetalayers[0].content;
+    /// let chunk = &Frame::parse(&edited.frame)?.vlmetalayers[0].content;
     /// let value = metalayer::vlmeta::decompress(chunk, 1 << 20)?;
     /// // python: msgpack.packb({"by": "calibration", "run": 12})
     /// assert_eq!(metalayer::value::json::hex(&value), "82a26279ab63616c6962726174696f6ea372756e0c");
