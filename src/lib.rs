@@ -298,7 +298,6 @@ pub mod frame;
 #[cfg(feature = "value")]
 mod std_prelude {
     pub use std::borrow::ToOwned;
-    pub use std::boxed::Box;
     pub use std::string::{String, ToString};
     pub use std::vec::Vec;
     pub use std::{format, vec};

@@ -315,14 +315,14 @@ impl<'a> Gen<'a> {
         let rt = &self.rt;
         let d = names::decoder();
         match &node.ty {
-            Type::Nil => quote!({ #d.nil(#path)?; }),
-            Type::Bool => quote!(<#ty as #rt::BoolValue>::from_bool(#d.bool(#path)?)),
+            Type::Nil => quote!({ #d.nil(&#path)?; }),
+            Type::Bool => quote!(<#ty as #rt::BoolValue>::from_bool(#d.bool(&#path)?)),
             Type::Int(t) => self.decode_int(t, ty, path, depth),
             Type::Float(w) => {
                 let (marker, width, name) = (u8_lit(w.marker().unwrap_or_default()), w.width(), w.name());
                 let bits = if *w == Wire::Float32 { quote!(u32) } else { quote!(u64) };
                 quote! {
-                    <#ty as #rt::FloatValue>::from_bits_be(u64::from(#bits::from_be_bytes(#d.int::<#width>(#marker, #name, #path)?)))
+                    <#ty as #rt::FloatValue>::from_bits_be(u64::from(#bits::from_be_bytes(#d.int::<#width>(#marker, #name, &#path)?)))
                 }
             }
             Type::Str(t) => self.decode_str(t, ty, path, depth),
@@ -335,7 +335,7 @@ impl<'a> Gen<'a> {
                     let #at = #d.position();
                     let #n = #header;
                     #fixed
-                    let #bytes = #d.bytes(#n, #path)?;
+                    let #bytes = #d.bytes(#n, &#path)?;
                     <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
                 })
             }
@@ -358,12 +358,12 @@ impl<'a> Gen<'a> {
         match encoding {
             Encoding::Fixed(w) => {
                 let w = self.wire(w);
-                quote!(#d.header(#w, #path)?)
+                quote!(#d.header(#w, &#path)?)
             }
             Encoding::Canonical { lenient } => {
                 let f = self.family(family);
                 let smallest = !lenient;
-                quote!(#d.any_header(#f, #smallest, #path)?)
+                quote!(#d.any_header(#f, #smallest, &#path)?)
             }
         }
     }
@@ -372,8 +372,8 @@ impl<'a> Gen<'a> {
     fn read_int(&self, encoding: Encoding, path: &TokenStream) -> TokenStream {
         let d = names::decoder();
         match encoding {
-            Encoding::Fixed(Wire::PosFixInt) => quote!(i128::from(#d.fixint(#path)?)),
-            Encoding::Fixed(Wire::NegFixInt) => quote!(i128::from(#d.neg_fixint(#path)?)),
+            Encoding::Fixed(Wire::PosFixInt) => quote!(i128::from(#d.fixint(&#path)?)),
+            Encoding::Fixed(Wire::NegFixInt) => quote!(i128::from(#d.neg_fixint(&#path)?)),
             Encoding::Fixed(w) => {
                 let (marker, width, name, native) = (
                     u8_lit(w.marker().unwrap_or_default()),
@@ -381,11 +381,11 @@ impl<'a> Gen<'a> {
                     w.name(),
                     native_int(w),
                 );
-                quote!(i128::from(#native::from_be_bytes(#d.int::<#width>(#marker, #name, #path)?)))
+                quote!(i128::from(#native::from_be_bytes(#d.int::<#width>(#marker, #name, &#path)?)))
             }
             Encoding::Canonical { lenient } => {
                 let smallest = !lenient;
-                quote!(#d.any_int(#smallest, #path)?)
+                quote!(#d.any_int(#smallest, &#path)?)
             }
         }
     }
@@ -414,17 +414,17 @@ impl<'a> Gen<'a> {
                     #v,
                     if #lo > <#ty as #rt::IntValue>::MIN { #lo } else { <#ty as #rt::IntValue>::MIN },
                     if #hi < <#ty as #rt::IntValue>::MAX { #hi } else { <#ty as #rt::IntValue>::MAX },
-                    #path,
+                    &#path,
                 )?;
             },
-            _ if (t.min, t.max) != wire_range => quote!(#d.range(#at, #v, #lo, #hi, #path)?;),
+            _ if (t.min, t.max) != wire_range => quote!(#d.range(#at, #v, #lo, #hi, &#path)?;),
             _ => TokenStream::new(),
         };
         let named = if t.values.is_empty() {
             TokenStream::new()
         } else {
             let (values, names) = (named_values(t), named_list(t));
-            quote!(#d.named(#at, #v, &[#values], #names, #path)?;)
+            quote!(#d.named(#at, #v, &[#values], #names, &#path)?;)
         };
         quote!(#range #named)
     }
@@ -456,14 +456,14 @@ impl<'a> Gen<'a> {
                 let #at = #d.position();
                 let #n = #header;
                 #fixed
-                let #bytes = #d.bytes(#n, #path)?;
+                let #bytes = #d.bytes(#n, &#path)?;
                 <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
             });
         }
         let text = match t.encoding {
             Encoding::Fixed(w @ (Wire::Str8 | Wire::Str16 | Wire::Str32)) if t.len.is_none() => {
                 let (marker, width, name) = (u8_lit(w.marker().unwrap_or_default()), w.width(), w.name());
-                quote!(#d.str::<#width>(#marker, #name, #path)?)
+                quote!(#d.str::<#width>(#marker, #name, &#path)?)
             }
             encoding => {
                 let header = self.read_header(encoding, Family::Str, path);
@@ -472,8 +472,8 @@ impl<'a> Gen<'a> {
                     let #n = #header;
                     #fixed
                     let #start = #d.position();
-                    let #bytes = #d.bytes(#n, #path)?;
-                    #d.utf8(#bytes, #start, #path)?
+                    let #bytes = #d.bytes(#n, &#path)?;
+                    #d.utf8(#bytes, #start, &#path)?
                 })
             }
         };
@@ -494,7 +494,7 @@ impl<'a> Gen<'a> {
         let (at, n) = (names::at(depth), names::len(depth));
         len.map(|k| {
             let k = usize_lit(k);
-            quote!(#d.length(#at, #k, #n, #path)?;)
+            quote!(#d.length(#at, #k, #n, &#path)?;)
         })
         .unwrap_or_default()
     }
@@ -517,17 +517,17 @@ impl<'a> Gen<'a> {
         if t.timestamp {
             let form = self.timestamp_form(t);
             let smallest = !matches!(t.encoding, Encoding::Canonical { lenient: true });
-            return quote!(<#ty as #rt::TimestampField>::from_timestamp(#d.timestamp(#form, #smallest, #path)?));
+            return quote!(<#ty as #rt::TimestampField>::from_timestamp(#d.timestamp(#form, #smallest, &#path)?));
         }
         let (at, n) = (names::at(depth), names::len(depth));
         let header = match t.encoding {
             Encoding::Fixed(w) => {
                 let w = self.wire(w);
-                quote!(#d.ext_header(#w, #path)?)
+                quote!(#d.ext_header(#w, &#path)?)
             }
             Encoding::Canonical { lenient } => {
                 let smallest = !lenient;
-                quote!(#d.any_ext_header(#smallest, #path)?)
+                quote!(#d.any_ext_header(#smallest, &#path)?)
             }
         };
         let (ext_type, bytes, kind) = (names::ext_type(), names::bytes(), names::error_kind());
@@ -535,14 +535,14 @@ impl<'a> Gen<'a> {
             Some(expected) => quote!({
                 let #at = #d.position();
                 let (#ext_type, #n) = #header;
-                #d.ext_type(#at, #ext_type, #expected, #path)?;
-                let #bytes = #d.bytes(#n, #path)?;
+                #d.ext_type(#at, #ext_type, #expected, &#path)?;
+                let #bytes = #d.bytes(#n, &#path)?;
                 <#ty as #rt::BinField<#de>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
             }),
             None => quote!({
                 let #at = #d.position();
                 let (#ext_type, #n) = #header;
-                let #bytes = #d.bytes(#n, #path)?;
+                let #bytes = #d.bytes(#n, &#path)?;
                 <#ty as #rt::ExtField<#de>>::from_parts(#ext_type, #bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
             }),
         }
@@ -563,7 +563,7 @@ impl<'a> Gen<'a> {
         if let (Encoding::Fixed(Wire::FixArray), Count::Entry(_), Some(c)) = (header, count, count_ref) {
             let (var, name) = (&c.var, c.name);
             return quote! {
-                #d.array_header(#var, #name, #path)?;
+                #d.array_header(#var, #name, &#path)?;
                 let #n = #var;
             };
         }
@@ -571,11 +571,11 @@ impl<'a> Gen<'a> {
         let check = match (count, count_ref) {
             (Count::Fixed(k), _) => {
                 let k = usize_lit(*k);
-                quote!(#d.count(#at, #k, #n, "", #path)?;)
+                quote!(#d.count(#at, #k, #n, "", &#path)?;)
             }
             (Count::Entry(_), Some(c)) => {
                 let (var, name) = (&c.var, c.name);
-                quote!(#d.count(#at, #var, #n, #name, #path)?;)
+                quote!(#d.count(#at, #var, #n, #name, &#path)?;)
             }
             _ => TokenStream::new(),
         };
@@ -613,7 +613,7 @@ impl<'a> Gen<'a> {
             let #at = #d.position();
             #read
             <#ty as #rt::ArrayField>::check_count(#n).map_err(|#kind| #d.error_at(#at, #path, #kind))?;
-            #d.fits(#n, #min_size, #path)?;
+            #d.fits(#n, #min_size, &#path)?;
             let mut #arr = <#ty as #rt::ArrayField>::empty();
             <#ty as #rt::ArrayField>::reserve(&mut #arr, #n);
             for #i in 0..#n {
@@ -700,13 +700,13 @@ impl<'a> Gen<'a> {
         let d = names::decoder();
         let (at, v) = (names::at(1), names::int(1));
         match (&node.ty, c) {
-            (Type::Nil, _) => quote!(#d.nil(#path)?;),
+            (Type::Nil, _) => quote!(#d.nil(&#path)?;),
             (Type::Bool, Const::Bool(b)) => {
                 let expected = i128_lit(i128::from(*b));
                 quote! {
                     let #at = #d.position();
-                    let #v = i128::from(#d.bool(#path)?);
-                    #d.constant(#at, #v, #expected, #path)?;
+                    let #v = i128::from(#d.bool(&#path)?);
+                    #d.constant(#at, #v, #expected, &#path)?;
                 }
             }
             (Type::Int(t), Const::Int(expected)) => {
@@ -715,7 +715,7 @@ impl<'a> Gen<'a> {
                 quote! {
                     let #at = #d.position();
                     let #v: i128 = #read;
-                    #d.constant(#at, #v, #expected, #path)?;
+                    #d.constant(#at, #v, #expected, &#path)?;
                 }
             }
             (Type::Float(w), Const::Float(_)) => {
@@ -724,8 +724,8 @@ impl<'a> Gen<'a> {
                 let bits = names::float_bits();
                 quote! {
                     let #at = #d.position();
-                    let #bits = #d.int::<#width>(#marker, #name, #path)?;
-                    #d.constant_bytes(#at, &#bits, &[#payload], #path)?;
+                    let #bits = #d.int::<#width>(#marker, #name, &#path)?;
+                    #d.constant_bytes(#at, &#bits, &[#payload], &#path)?;
                 }
             }
             (Type::Str(_) | Type::Bin(_), Const::Bytes(_)) => {
@@ -738,8 +738,8 @@ impl<'a> Gen<'a> {
                 quote! {
                     let #at = #d.position();
                     let #n = #header;
-                    let #bytes = #d.bytes(#n, #path)?;
-                    #d.constant_bytes(#at, #bytes, &[#payload], #path)?;
+                    let #bytes = #d.bytes(#n, &#path)?;
+                    #d.constant_bytes(#at, #bytes, &[#payload], &#path)?;
                 }
             }
             _ => TokenStream::new(),
@@ -1447,7 +1447,7 @@ impl Gen<'_> {
         let path = self.entry_path(&entry.name);
         let key = entry.key.as_deref().filter(|_| record.form == Family::Map);
         KeyCode {
-            decode: key.map(|k| quote!(#d.key(#k, #path)?;)),
+            decode: key.map(|k| quote!(#d.key(#k, &#path)?;)),
             write: key.map(|k| {
                 let bytes = u8_list(&key_bytes(k));
                 quote!(#e.bytes(&[#bytes]);)
@@ -1467,7 +1467,7 @@ impl Gen<'_> {
                 let m = u8_lit(w.markers().0.wrapping_add(total as u8));
                 let name = w.name();
                 (
-                    quote!(#d.marker(#m, #name, #container_path)?;),
+                    quote!(#d.marker(#m, #name, &#container_path)?;),
                     quote!(#e.byte(#m);),
                     TokenStream::new(),
                 )
@@ -1480,7 +1480,7 @@ impl Gen<'_> {
                     quote! {
                         let #at = #d.position();
                         let #entries = #read;
-                        #d.entries(#at, #entries, #t, #t, #container_path)?;
+                        #d.entries(#at, #entries, #t, #t, &#container_path)?;
                     },
                     quote!(#e.bytes(&[#bytes]);),
                     TokenStream::new(),
@@ -1513,13 +1513,13 @@ impl Gen<'_> {
         for (i, j) in record.together() {
             let (first, last) = (record.entries[i].name.as_str(), record.entries[j].name.as_str());
             let (i, j) = (usize_lit(i), usize_lit(j));
-            together.extend(quote!(#d.together(#at, #entries, (#i, #first), (#j, #last), #container_path)?;));
+            together.extend(quote!(#d.together(#at, #entries, (#i, #first), (#j, #last), &#container_path)?;));
         }
         (
             quote! {
                 let #at = #d.position();
                 let #entries = #read;
-                #d.entries(#at, #entries, #r, #t, #container_path)?;
+                #d.entries(#at, #entries, #r, #t, &#container_path)?;
                 #together
             },
             quote! {
@@ -1703,7 +1703,7 @@ impl Gen<'_> {
         let checks = self.int_checks(clamped, None, &at, &v, &path);
         let force_range = if clamped.min != t.min {
             let (lo, hi) = (i128_lit(clamped.min), i128_lit(clamped.max));
-            quote!(#d.range(#at, #v, #lo, #hi, #path)?;)
+            quote!(#d.range(#at, #v, #lo, #hi, &#path)?;)
         } else {
             TokenStream::new()
         };

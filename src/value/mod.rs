@@ -59,10 +59,10 @@ mod budget;
 mod discard;
 mod encode;
 mod format;
-pub(crate) mod intern;
 pub mod json;
 mod msgpack;
 mod pack;
+mod place;
 mod rfc3339;
 mod typed;
 

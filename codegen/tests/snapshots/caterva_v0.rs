@@ -271,27 +271,27 @@ const _: () = {
                 <Self as ::metalayer::__private::Metalayer>::SCHEMA,
             );
             let __d = &mut __decoder;
-            __d.marker(149u8, "fixarray", ::metalayer::__private::Path::CONTAINER)?;
+            __d.marker(149u8, "fixarray", &::metalayer::__private::Path::CONTAINER)?;
             let __at1 = __d.position();
             let __v1: i128 = i128::from(
-                __d.fixint(::metalayer::__private::Path::entry(&"version"))?,
+                __d.fixint(&::metalayer::__private::Path::entry(&"version"))?,
             );
             __d.constant(
                 __at1,
                 __v1,
                 0i128,
-                ::metalayer::__private::Path::entry(&"version"),
+                &::metalayer::__private::Path::entry(&"version"),
             )?;
             let __at1 = __d.position();
             let __v1: i128 = i128::from(
-                __d.fixint(::metalayer::__private::Path::entry(&"ndim"))?,
+                __d.fixint(&::metalayer::__private::Path::entry(&"ndim"))?,
             );
             __d.range(
                 __at1,
                 __v1,
                 0i128,
                 8i128,
-                ::metalayer::__private::Path::entry(&"ndim"),
+                &::metalayer::__private::Path::entry(&"ndim"),
             )?;
             let __count_ndim = __v1 as usize;
             let __field_shape: Vec<i64> = {
@@ -340,27 +340,27 @@ const _: () = {
                 <Self as ::metalayer::__private::Metalayer>::SCHEMA,
             );
             let __d = &mut __decoder;
-            __d.marker(149u8, "fixarray", ::metalayer::__private::Path::CONTAINER)?;
+            __d.marker(149u8, "fixarray", &::metalayer::__private::Path::CONTAINER)?;
             let __at1 = __d.position();
             let __v1: i128 = i128::from(
-                __d.fixint(::metalayer::__private::Path::entry(&"version"))?,
+                __d.fixint(&::metalayer::__private::Path::entry(&"version"))?,
             );
             __d.constant(
                 __at1,
                 __v1,
                 0i128,
-                ::metalayer::__private::Path::entry(&"version"),
+                &::metalayer::__private::Path::entry(&"version"),
             )?;
             let __at1 = __d.position();
             let __v1: i128 = i128::from(
-                __d.fixint(::metalayer::__private::Path::entry(&"ndim"))?,
+                __d.fixint(&::metalayer::__private::Path::entry(&"ndim"))?,
             );
             __d.range(
                 __at1,
                 __v1,
                 0i128,
                 8i128,
-                ::metalayer::__private::Path::entry(&"ndim"),
+                &::metalayer::__private::Path::entry(&"ndim"),
             )?;
             let __count_ndim = __v1 as usize;
             let __field_shape: Vec<i64> = {
