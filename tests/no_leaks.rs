@@ -1,8 +1,9 @@
 //! Memory stays flat when registries and layouts come and go: 100,000 registries, each with a
 //! user layout parsed from schema text made at run time, each used to encode and decode values
-//! and to make errors whose paths name its entries and the input's keys. Every name differs
-//! from one iteration to the next, so anything kept per name (an interned string, a leaked
-//! layout) grows the process by megabytes.
+//! and to make errors that name its schema, its named values and the input's keys. Every name
+//! differs from one round to the next, so anything kept per name (an interned string, a leaked
+//! layout) grows the process by megabytes. Every hundredth round also reads and writes a
+//! record layout of many entries (counts, named values, constants), whose names differ too.
 //!
 //! Reads the resident set size from `/proc/self/statm`; elsewhere the test only runs the loop.
 
@@ -34,12 +35,30 @@ fn page_size() -> u64 {
         .map_or(4096, |kb| kb * 1024)
 }
 
-/// A schema whose every name (schema, metalayer, entries, named values, constant) holds `i`.
-pub fn schema_text(i: usize) -> String {
+/// A small schema whose names (metalayer, named values) hold `i`: a map of strings to one of
+/// two named integers.
+fn small_schema(i: usize) -> String {
     format!(
         r#"
 [schema]
 metalayer = "leak{i}"
+description = "a layout made at run time"
+source = "tests/no_leaks.rs"
+
+[value]
+wire = "map"
+key_type = {{ wire = "str" }}
+value_type = {{ wire = "int", values = {{ first_{i} = 0, second_{i} = 1 }} }}
+"#
+    )
+}
+
+/// A record schema whose every name (metalayer, entries, named values) holds `i`.
+fn schema_text(i: usize) -> String {
+    format!(
+        r#"
+[schema]
+metalayer = "record{i}"
 description = "a layout made at run time"
 source = "tests/no_leaks.rs"
 language = 3
@@ -79,13 +98,12 @@ value_type = {{ wire = "int" }}
     )
 }
 
-/// One registry, its layout, values and errors; returns the bytes of text made, so that
-/// nothing is optimized away.
-pub fn round(i: usize) -> usize {
-    let schema = format!("leak_v{i}");
+/// The record layout's values and errors; returns the bytes of text made.
+fn record_round(i: usize, registry_layouts: &mut Vec<(Arc<metalayer_layout::Layout>, String)>) -> Vec<u8> {
+    let schema = format!("record_v{i}");
     let layout = metalayer_layout::parse(&schema, &schema_text(i)).unwrap_or_else(|e| panic!("{e}"));
     let layout = Arc::new(layout);
-    let registry = Registry::new(vec![(Arc::clone(&layout), format!("{schema}.toml"))]).unwrap();
+    registry_layouts.push((Arc::clone(&layout), format!("{schema}.toml")));
     let mut made = 0;
 
     // Keys of the input that differ every time.
@@ -95,10 +113,9 @@ pub fn round(i: usize) -> usize {
         format!("extra_{i}"): { format!("key_{i}"): i, format!("other_{i}"): 1 },
     });
     let bytes = encode(&layout, &value).unwrap();
-    let Selected::Decoded(typed) = registry.select(&format!("leak{i}"), &bytes) else {
-        panic!("leak{i} does not read its own bytes");
-    };
-    made += serde_json::to_string(&typed).unwrap().len();
+    made += serde_json::to_string(&Typed::new(&layout, &bytes).unwrap())
+        .unwrap()
+        .len();
 
     // Errors with paths: bytes cut short, an element of the wrong type, a value none of the
     // named ones, a map value of the wrong type, an input's key in plain msgpack.
@@ -130,17 +147,77 @@ pub fn round(i: usize) -> usize {
     let err = Typed::new(&layout, &named).unwrap_err().to_string();
     assert!(err.contains(&format!("second_{i} = 1, found 7")), "{err}");
     made += err.len();
+    assert!(made > 0);
+    bytes
+}
+
+/// One registry, its layouts, values and errors; returns the bytes of text made, so that
+/// nothing is optimized away.
+fn round(i: usize) -> usize {
+    let schema = format!("leak_v{i}");
+    let layout = metalayer_layout::parse(&schema, &small_schema(i)).unwrap_or_else(|e| panic!("{e}"));
+    let layout = Arc::new(layout);
+    let mut layouts = vec![(Arc::clone(&layout), format!("{schema}.toml"))];
+    let record = (i % 100 == 0).then(|| record_round(i, &mut layouts));
+    let registry = Registry::new(layouts).unwrap();
+    let mut made = 0;
+    if let Some(bytes) = record {
+        let Selected::Decoded(typed) = registry.select(&format!("record{i}"), &bytes) else {
+            panic!("record{i} does not read its own bytes");
+        };
+        made += serde_json::to_string(&typed).unwrap().len();
+    }
+
+    // Keys of the input that differ every round, and named values of the layout's.
+    let value = json!({ format!("key_{i}"): format!("second_{i}"), format!("other_{i}"): 0 });
+    let bytes = encode(&layout, &value).unwrap();
+    let Selected::Decoded(typed) = registry.select(&format!("leak{i}"), &bytes) else {
+        panic!("leak{i} does not read its own bytes");
+    };
+    made += serde_json::to_string(&typed).unwrap().len();
+
+    // Errors with paths: bytes cut short, a value none of the named ones (encoded and
+    // decoded), a value of the wrong type, an input's key in plain msgpack.
+    let cut = Typed::new(&layout, &bytes[..bytes.len() - 1]).unwrap_err().to_string();
+    assert!(
+        cut.starts_with(&format!("leak_v{i}: ")) && cut.contains(&format!("leak{i}[1]")),
+        "{cut}"
+    );
+    made += cut.len();
+    let named = encode(&layout, &json!({ format!("key_{i}"): 7 }))
+        .unwrap_err()
+        .to_string();
+    assert!(named.contains(&format!("second_{i} = 1, found 7")), "{named}");
+    made += named.len();
+    let mut seven = bytes.clone();
+    *seven.last_mut().unwrap() = 0x07;
+    made += Typed::new(&layout, &seven).unwrap_err().to_string().len();
+    made += encode(&layout, &json!({ format!("key_{i}"): [] }))
+        .unwrap_err()
+        .to_string()
+        .len();
+    let plain = pack(&json!({ format!("input_key_{i}"): [{ format!("inner_{i}"): { "bin": "0g" } }] })).unwrap_err();
+    assert!(
+        plain.to_string().contains(&format!("input_key_{i}[0].inner_{i}")),
+        "{plain}"
+    );
+    made += plain.to_string().len() + format!("{plain:?}").len();
     made
 }
 
 #[test]
 fn registries_and_values_leave_nothing_behind() {
     // The messages the loop makes: checked once against their expected text.
-    let layout = metalayer_layout::parse("leak_v7", &schema_text(7)).unwrap();
+    let layout = metalayer_layout::parse("record_v7", &schema_text(7)).unwrap();
     let bad = json!({ "mode_7": 7, "shape_7": [], "extra_7": {} });
     assert_eq!(
         encode(&layout, &bad).unwrap_err().to_string(),
-        "leak_v7: in mode_7: expected one of first_7 = 0, second_7 = 1, found 7"
+        "record_v7: in mode_7: expected one of first_7 = 0, second_7 = 1, found 7"
+    );
+    let layout = metalayer_layout::parse("leak_v7", &small_schema(7)).unwrap();
+    assert_eq!(
+        Typed::new(&layout, b"\x81\xa1k\x02").unwrap_err().to_string(),
+        "leak_v7: at byte 0x03 in leak7[0]: expected one of first_7 = 0, second_7 = 1, found 2"
     );
 
     let mut made = 0;

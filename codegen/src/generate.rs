@@ -315,14 +315,14 @@ impl<'a> Gen<'a> {
         let rt = &self.rt;
         let d = names::decoder();
         match &node.ty {
-            Type::Nil => quote!({ #d.nil(&#path)?; }),
-            Type::Bool => quote!(<#ty as #rt::BoolValue>::from_bool(#d.bool(&#path)?)),
+            Type::Nil => quote!({ #d.nil(#path)?; }),
+            Type::Bool => quote!(<#ty as #rt::BoolValue>::from_bool(#d.bool(#path)?)),
             Type::Int(t) => self.decode_int(t, ty, path, depth),
             Type::Float(w) => {
                 let (marker, width, name) = (u8_lit(w.marker().unwrap_or_default()), w.width(), w.name());
                 let bits = if *w == Wire::Float32 { quote!(u32) } else { quote!(u64) };
                 quote! {
-                    <#ty as #rt::FloatValue>::from_bits_be(u64::from(#bits::from_be_bytes(#d.int::<#width>(#marker, #name, &#path)?)))
+                    <#ty as #rt::FloatValue>::from_bits_be(u64::from(#bits::from_be_bytes(#d.int::<#width>(#marker, #name, #path)?)))
                 }
             }
             Type::Str(t) => self.decode_str(t, ty, path, depth),
@@ -335,8 +335,8 @@ impl<'a> Gen<'a> {
                     let #at = #d.position();
                     let #n = #header;
                     #fixed
-                    let #bytes = #d.bytes(#n, &#path)?;
-                    <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
+                    let #bytes = #d.bytes(#n, #path)?;
+                    <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, ::core::clone::Clone::clone(#path), #kind))?
                 })
             }
             Type::Ext(t) => self.decode_ext(t, ty, path, depth),
@@ -345,7 +345,7 @@ impl<'a> Gen<'a> {
             Type::Ref(_) => {
                 let de = &self.de;
                 let error = names::nested_error();
-                quote!(<#ty as #rt::Record<#de>>::decode_record(#d).map_err(|#error| #error.within(#path))?)
+                quote!(<#ty as #rt::Record<#de>>::decode_record(#d).map_err(|#error| #error.within(::core::clone::Clone::clone(#path)))?)
             }
             // A record in place is the top-level value, which `record_decode` writes.
             Type::Record(_) => quote!(::core::unreachable!()),
@@ -358,12 +358,12 @@ impl<'a> Gen<'a> {
         match encoding {
             Encoding::Fixed(w) => {
                 let w = self.wire(w);
-                quote!(#d.header(#w, &#path)?)
+                quote!(#d.header(#w, #path)?)
             }
             Encoding::Canonical { lenient } => {
                 let f = self.family(family);
                 let smallest = !lenient;
-                quote!(#d.any_header(#f, #smallest, &#path)?)
+                quote!(#d.any_header(#f, #smallest, #path)?)
             }
         }
     }
@@ -372,8 +372,8 @@ impl<'a> Gen<'a> {
     fn read_int(&self, encoding: Encoding, path: &TokenStream) -> TokenStream {
         let d = names::decoder();
         match encoding {
-            Encoding::Fixed(Wire::PosFixInt) => quote!(i128::from(#d.fixint(&#path)?)),
-            Encoding::Fixed(Wire::NegFixInt) => quote!(i128::from(#d.neg_fixint(&#path)?)),
+            Encoding::Fixed(Wire::PosFixInt) => quote!(i128::from(#d.fixint(#path)?)),
+            Encoding::Fixed(Wire::NegFixInt) => quote!(i128::from(#d.neg_fixint(#path)?)),
             Encoding::Fixed(w) => {
                 let (marker, width, name, native) = (
                     u8_lit(w.marker().unwrap_or_default()),
@@ -381,11 +381,11 @@ impl<'a> Gen<'a> {
                     w.name(),
                     native_int(w),
                 );
-                quote!(i128::from(#native::from_be_bytes(#d.int::<#width>(#marker, #name, &#path)?)))
+                quote!(i128::from(#native::from_be_bytes(#d.int::<#width>(#marker, #name, #path)?)))
             }
             Encoding::Canonical { lenient } => {
                 let smallest = !lenient;
-                quote!(#d.any_int(#smallest, &#path)?)
+                quote!(#d.any_int(#smallest, #path)?)
             }
         }
     }
@@ -414,17 +414,17 @@ impl<'a> Gen<'a> {
                     #v,
                     if #lo > <#ty as #rt::IntValue>::MIN { #lo } else { <#ty as #rt::IntValue>::MIN },
                     if #hi < <#ty as #rt::IntValue>::MAX { #hi } else { <#ty as #rt::IntValue>::MAX },
-                    &#path,
+                    #path,
                 )?;
             },
-            _ if (t.min, t.max) != wire_range => quote!(#d.range(#at, #v, #lo, #hi, &#path)?;),
+            _ if (t.min, t.max) != wire_range => quote!(#d.range(#at, #v, #lo, #hi, #path)?;),
             _ => TokenStream::new(),
         };
         let named = if t.values.is_empty() {
             TokenStream::new()
         } else {
             let (values, names) = (named_values(t), named_list(t));
-            quote!(#d.named(#at, #v, &[#values], #names, &#path)?;)
+            quote!(#d.named(#at, #v, &[#values], #names, #path)?;)
         };
         quote!(#range #named)
     }
@@ -456,14 +456,14 @@ impl<'a> Gen<'a> {
                 let #at = #d.position();
                 let #n = #header;
                 #fixed
-                let #bytes = #d.bytes(#n, &#path)?;
-                <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
+                let #bytes = #d.bytes(#n, #path)?;
+                <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, ::core::clone::Clone::clone(#path), #kind))?
             });
         }
         let text = match t.encoding {
             Encoding::Fixed(w @ (Wire::Str8 | Wire::Str16 | Wire::Str32)) if t.len.is_none() => {
                 let (marker, width, name) = (u8_lit(w.marker().unwrap_or_default()), w.width(), w.name());
-                quote!(#d.str::<#width>(#marker, #name, &#path)?)
+                quote!(#d.str::<#width>(#marker, #name, #path)?)
             }
             encoding => {
                 let header = self.read_header(encoding, Family::Str, path);
@@ -472,8 +472,8 @@ impl<'a> Gen<'a> {
                     let #n = #header;
                     #fixed
                     let #start = #d.position();
-                    let #bytes = #d.bytes(#n, &#path)?;
-                    #d.utf8(#bytes, #start, &#path)?
+                    let #bytes = #d.bytes(#n, #path)?;
+                    #d.utf8(#bytes, #start, #path)?
                 })
             }
         };
@@ -482,7 +482,7 @@ impl<'a> Gen<'a> {
             let #at = #d.position();
             let #text_var = #text;
             <#ty as #rt::StrField<#de>>::from_text(#text_var).map_err(|#capacity| {
-                #d.error_at(#at, #path, #rt::DecodeErrorKind::StrCapacity { capacity: #capacity, found: #text_var.len() })
+                #d.error_at(#at, ::core::clone::Clone::clone(#path), #rt::DecodeErrorKind::StrCapacity { capacity: #capacity, found: #text_var.len() })
             })?
         })
     }
@@ -494,7 +494,7 @@ impl<'a> Gen<'a> {
         let (at, n) = (names::at(depth), names::len(depth));
         len.map(|k| {
             let k = usize_lit(k);
-            quote!(#d.length(#at, #k, #n, &#path)?;)
+            quote!(#d.length(#at, #k, #n, #path)?;)
         })
         .unwrap_or_default()
     }
@@ -517,17 +517,17 @@ impl<'a> Gen<'a> {
         if t.timestamp {
             let form = self.timestamp_form(t);
             let smallest = !matches!(t.encoding, Encoding::Canonical { lenient: true });
-            return quote!(<#ty as #rt::TimestampField>::from_timestamp(#d.timestamp(#form, #smallest, &#path)?));
+            return quote!(<#ty as #rt::TimestampField>::from_timestamp(#d.timestamp(#form, #smallest, #path)?));
         }
         let (at, n) = (names::at(depth), names::len(depth));
         let header = match t.encoding {
             Encoding::Fixed(w) => {
                 let w = self.wire(w);
-                quote!(#d.ext_header(#w, &#path)?)
+                quote!(#d.ext_header(#w, #path)?)
             }
             Encoding::Canonical { lenient } => {
                 let smallest = !lenient;
-                quote!(#d.any_ext_header(#smallest, &#path)?)
+                quote!(#d.any_ext_header(#smallest, #path)?)
             }
         };
         let (ext_type, bytes, kind) = (names::ext_type(), names::bytes(), names::error_kind());
@@ -535,15 +535,15 @@ impl<'a> Gen<'a> {
             Some(expected) => quote!({
                 let #at = #d.position();
                 let (#ext_type, #n) = #header;
-                #d.ext_type(#at, #ext_type, #expected, &#path)?;
-                let #bytes = #d.bytes(#n, &#path)?;
-                <#ty as #rt::BinField<#de>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
+                #d.ext_type(#at, #ext_type, #expected, #path)?;
+                let #bytes = #d.bytes(#n, #path)?;
+                <#ty as #rt::BinField<#de>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, ::core::clone::Clone::clone(#path), #kind))?
             }),
             None => quote!({
                 let #at = #d.position();
                 let (#ext_type, #n) = #header;
-                let #bytes = #d.bytes(#n, &#path)?;
-                <#ty as #rt::ExtField<#de>>::from_parts(#ext_type, #bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
+                let #bytes = #d.bytes(#n, #path)?;
+                <#ty as #rt::ExtField<#de>>::from_parts(#ext_type, #bytes).map_err(|#kind| #d.error_at(#at, ::core::clone::Clone::clone(#path), #kind))?
             }),
         }
     }
@@ -563,7 +563,7 @@ impl<'a> Gen<'a> {
         if let (Encoding::Fixed(Wire::FixArray), Count::Entry(_), Some(c)) = (header, count, count_ref) {
             let (var, name) = (&c.var, c.name);
             return quote! {
-                #d.array_header(#var, #name, &#path)?;
+                #d.array_header(#var, #name, #path)?;
                 let #n = #var;
             };
         }
@@ -571,11 +571,11 @@ impl<'a> Gen<'a> {
         let check = match (count, count_ref) {
             (Count::Fixed(k), _) => {
                 let k = usize_lit(*k);
-                quote!(#d.count(#at, #k, #n, "", &#path)?;)
+                quote!(#d.count(#at, #k, #n, "", #path)?;)
             }
             (Count::Entry(_), Some(c)) => {
                 let (var, name) = (&c.var, c.name);
-                quote!(#d.count(#at, #var, #n, #name, &#path)?;)
+                quote!(#d.count(#at, #var, #n, #name, #path)?;)
             }
             _ => TokenStream::new(),
         };
@@ -612,8 +612,8 @@ impl<'a> Gen<'a> {
         quote!({
             let #at = #d.position();
             #read
-            <#ty as #rt::ArrayField>::check_count(#n).map_err(|#kind| #d.error_at(#at, #path, #kind))?;
-            #d.fits(#n, #min_size, &#path)?;
+            <#ty as #rt::ArrayField>::check_count(#n).map_err(|#kind| #d.error_at(#at, ::core::clone::Clone::clone(#path), #kind))?;
+            #d.fits(#n, #min_size, #path)?;
             let mut #arr = <#ty as #rt::ArrayField>::empty();
             <#ty as #rt::ArrayField>::reserve(&mut #arr, #n);
             for #i in 0..#n {
@@ -659,7 +659,7 @@ impl<'a> Gen<'a> {
             });
         }
         let read = self.read_count(a.header, Family::Array, &a.count, count, path, depth);
-        let elem_path = quote!(#path.index(#i));
+        let elem_path = quote!(&#rt::Path::index(::core::clone::Clone::clone(#path), #i));
         let counts = self.counts.borrow();
         let elem_count = nested_count_ref(&counts, &a.element);
         let elem = self.decode(&a.element, &elem_ty, &elem_path, depth + 1, elem_count.as_ref(), None);
@@ -680,7 +680,7 @@ impl<'a> Gen<'a> {
         let key_ty = quote!(<#pair as #rt::Pair>::Key);
         let value_ty = quote!(<#pair as #rt::Pair>::Value);
         let read = self.read_count(m.header, Family::Map, &m.count, count, path, depth);
-        let elem_path = quote!(#path.index(#i));
+        let elem_path = quote!(&#rt::Path::index(::core::clone::Clone::clone(#path), #i));
         let counts = self.counts.borrow();
         let (key_count, value_count) = (nested_count_ref(&counts, &m.key), nested_count_ref(&counts, &m.value));
         let key = self.decode(&m.key, &key_ty, &elem_path, depth + 1, key_count.as_ref(), None);
@@ -700,13 +700,13 @@ impl<'a> Gen<'a> {
         let d = names::decoder();
         let (at, v) = (names::at(1), names::int(1));
         match (&node.ty, c) {
-            (Type::Nil, _) => quote!(#d.nil(&#path)?;),
+            (Type::Nil, _) => quote!(#d.nil(#path)?;),
             (Type::Bool, Const::Bool(b)) => {
                 let expected = i128_lit(i128::from(*b));
                 quote! {
                     let #at = #d.position();
-                    let #v = i128::from(#d.bool(&#path)?);
-                    #d.constant(#at, #v, #expected, &#path)?;
+                    let #v = i128::from(#d.bool(#path)?);
+                    #d.constant(#at, #v, #expected, #path)?;
                 }
             }
             (Type::Int(t), Const::Int(expected)) => {
@@ -715,7 +715,7 @@ impl<'a> Gen<'a> {
                 quote! {
                     let #at = #d.position();
                     let #v: i128 = #read;
-                    #d.constant(#at, #v, #expected, &#path)?;
+                    #d.constant(#at, #v, #expected, #path)?;
                 }
             }
             (Type::Float(w), Const::Float(_)) => {
@@ -724,8 +724,8 @@ impl<'a> Gen<'a> {
                 let bits = names::float_bits();
                 quote! {
                     let #at = #d.position();
-                    let #bits = #d.int::<#width>(#marker, #name, &#path)?;
-                    #d.constant_bytes(#at, &#bits, &[#payload], &#path)?;
+                    let #bits = #d.int::<#width>(#marker, #name, #path)?;
+                    #d.constant_bytes(#at, &#bits, &[#payload], #path)?;
                 }
             }
             (Type::Str(_) | Type::Bin(_), Const::Bytes(_)) => {
@@ -738,8 +738,8 @@ impl<'a> Gen<'a> {
                 quote! {
                     let #at = #d.position();
                     let #n = #header;
-                    let #bytes = #d.bytes(#n, &#path)?;
-                    #d.constant_bytes(#at, #bytes, &[#payload], &#path)?;
+                    let #bytes = #d.bytes(#n, #path)?;
+                    #d.constant_bytes(#at, #bytes, &[#payload], #path)?;
                 }
             }
             _ => TokenStream::new(),
@@ -788,7 +788,7 @@ impl<'a> Gen<'a> {
             let (values, names) = (named_values(t), named_list(t));
             quote! {
                 if ![#values].contains(&#v) {
-                    #rt::check_named(#schema, #path, #v, &[#values], #names)?;
+                    #rt::check_named(#schema, ::core::clone::Clone::clone(#path), #v, &[#values], #names)?;
                 }
             }
         };
@@ -798,7 +798,7 @@ impl<'a> Gen<'a> {
             let #v = #rt::IntValue::to_i128(#place);
             #[allow(clippy::manual_range_contains)]
             if #v < #lo || #v > #hi {
-                #rt::check_range(#schema, #path, #v, #lo, #hi)?;
+                #rt::check_range(#schema, ::core::clone::Clone::clone(#path), #v, #lo, #hi)?;
             }
             #named
         }
@@ -828,7 +828,7 @@ impl<'a> Gen<'a> {
         let rt = &self.rt;
         if t.timestamp {
             let (schema, form) = (names::schema(), self.timestamp_form(t));
-            return quote!(#rt::check_timestamp(#schema, #path, #rt::TimestampField::to_timestamp(&#place), #form)?;);
+            return quote!(#rt::check_timestamp(#schema, ::core::clone::Clone::clone(#path), #rt::TimestampField::to_timestamp(&#place), #form)?;);
         }
         let len = match t.ext_type {
             Some(_) => quote!(#rt::BinField::bytes(&#place).len()),
@@ -843,7 +843,7 @@ impl<'a> Gen<'a> {
         let len = quote!(#rt::ArrayField::elements(&#place).len());
         let count = self.check_count(a.header, Family::Array, &a.count, &len, path, depth);
         let (i, x) = (names::index(depth), names::element(depth));
-        let elem_path = quote!(#path.index(#i));
+        let elem_path = quote!(&#rt::Path::index(::core::clone::Clone::clone(#path), #i));
         let elem = self.check(&a.element, &quote!((*#x)), &elem_path, depth + 1, None);
         let each = (!elem.is_empty()).then(|| {
             quote! {
@@ -861,7 +861,7 @@ impl<'a> Gen<'a> {
         let len = quote!(#rt::ArrayField::elements(&#place).len());
         let count = self.check_count(m.header, Family::Map, &m.count, &len, path, depth);
         let (i, x) = (names::index(depth), names::element(depth));
-        let elem_path = quote!(#path.index(#i));
+        let elem_path = quote!(&#rt::Path::index(::core::clone::Clone::clone(#path), #i));
         let key = self.check(&m.key, &quote!((*#rt::Pair::key(#x))), &elem_path, depth + 1, None);
         let value = self.check(&m.value, &quote!((*#rt::Pair::value(#x))), &elem_path, depth + 1, None);
         let each = (!key.is_empty() || !value.is_empty()).then(|| {
@@ -880,7 +880,7 @@ impl<'a> Gen<'a> {
         let rt = &self.rt;
         let (schema, error) = (names::schema(), names::nested_error());
         quote! {
-            #rt::Record::check_record(&#place, #schema).map_err(|#error| #error.within(#path))?;
+            #rt::Record::check_record(&#place, #schema).map_err(|#error| #error.within(::core::clone::Clone::clone(#path)))?;
         }
     }
 
@@ -904,7 +904,7 @@ impl<'a> Gen<'a> {
         };
         let (min, max) = fixed.map_or((min, max), |k| (k as u64, k as u64));
         let (min, max) = (u64_lit(min), u64_lit(max));
-        quote!(#rt::check_len(#schema, #path, #name, #min, #max, #len)?;)
+        quote!(#rt::check_len(#schema, ::core::clone::Clone::clone(#path), #name, #min, #max, #len)?;)
     }
 
     /// An array's or map's count check. An entry counted by an earlier one is checked with
@@ -927,7 +927,7 @@ impl<'a> Gen<'a> {
                     Encoding::Fixed(w) => w.name(),
                     Encoding::Canonical { .. } => family.name(),
                 };
-                quote!(#rt::check_len(#schema, #path, #name, #k, #k, #len)?;)
+                quote!(#rt::check_len(#schema, ::core::clone::Clone::clone(#path), #name, #k, #k, #len)?;)
             }
             Count::Header => self.check_len(header, family, None, len, path),
             Count::Entry(c) if depth > 1 => {
@@ -936,7 +936,7 @@ impl<'a> Gen<'a> {
                     return TokenStream::new();
                 };
                 let var = names::count(name);
-                quote!(#rt::check_counted(#schema, #path, #name, #reference, #var, #len)?;)
+                quote!(#rt::check_counted(#schema, ::core::clone::Clone::clone(#path), #name, #reference, #var, #len)?;)
             }
             Count::Entry(_) => TokenStream::new(),
         }
@@ -1434,10 +1434,12 @@ impl Gen<'_> {
         }
     }
 
-    /// `Path::entry("name")`: where entry `name` is, in errors.
+    /// `&Path::entry("name")`: where entry `name` is, in errors. Paths in generated code are
+    /// `&Path`s, and those of entries are constants: a read passes a pointer to a static,
+    /// built by the compiler; only an error copies it.
     fn entry_path(&self, name: &str) -> TokenStream {
         let rt = &self.rt;
-        quote!(#rt::Path::entry(&#name))
+        quote!(const { &#rt::Path::entry(&#name) })
     }
 
     /// The key of entry `i` of `record`, read before its value and written before it.
@@ -1447,7 +1449,7 @@ impl Gen<'_> {
         let path = self.entry_path(&entry.name);
         let key = entry.key.as_deref().filter(|_| record.form == Family::Map);
         KeyCode {
-            decode: key.map(|k| quote!(#d.key(#k, &#path)?;)),
+            decode: key.map(|k| quote!(#d.key(#k, #path)?;)),
             write: key.map(|k| {
                 let bytes = u8_list(&key_bytes(k));
                 quote!(#e.bytes(&[#bytes]);)
@@ -1461,13 +1463,13 @@ impl Gen<'_> {
         let rt = &self.rt;
         let (d, e) = (names::decoder(), names::encoder());
         let (total, required) = (record.entries.len(), record.required);
-        let container_path = quote!(#rt::Path::CONTAINER);
+        let container_path = quote!(const { &#rt::Path::CONTAINER });
         match record.header {
             Encoding::Fixed(w) if w.marker().is_none() && required == total => {
                 let m = u8_lit(w.markers().0.wrapping_add(total as u8));
                 let name = w.name();
                 (
-                    quote!(#d.marker(#m, #name, &#container_path)?;),
+                    quote!(#d.marker(#m, #name, #container_path)?;),
                     quote!(#e.byte(#m);),
                     TokenStream::new(),
                 )
@@ -1480,7 +1482,7 @@ impl Gen<'_> {
                     quote! {
                         let #at = #d.position();
                         let #entries = #read;
-                        #d.entries(#at, #entries, #t, #t, &#container_path)?;
+                        #d.entries(#at, #entries, #t, #t, #container_path)?;
                     },
                     quote!(#e.bytes(&[#bytes]);),
                     TokenStream::new(),
@@ -1501,7 +1503,7 @@ impl Gen<'_> {
     ) -> (TokenStream, TokenStream, TokenStream) {
         let rt = &self.rt;
         let d = names::decoder();
-        let container_path = quote!(#rt::Path::CONTAINER);
+        let container_path = quote!(const { &#rt::Path::CONTAINER });
         let read = self.read_header(header, record.form, &container_path);
         let (at, entries) = (names::at(0), names::entries());
         let (r, t) = (usize_lit(record.required), usize_lit(record.entries.len()));
@@ -1513,13 +1515,13 @@ impl Gen<'_> {
         for (i, j) in record.together() {
             let (first, last) = (record.entries[i].name.as_str(), record.entries[j].name.as_str());
             let (i, j) = (usize_lit(i), usize_lit(j));
-            together.extend(quote!(#d.together(#at, #entries, (#i, #first), (#j, #last), &#container_path)?;));
+            together.extend(quote!(#d.together(#at, #entries, (#i, #first), (#j, #last), #container_path)?;));
         }
         (
             quote! {
                 let #at = #d.position();
                 let #entries = #read;
-                #d.entries(#at, #entries, #r, #t, &#container_path)?;
+                #d.entries(#at, #entries, #r, #t, #container_path)?;
                 #together
             },
             quote! {
@@ -1552,7 +1554,7 @@ impl Gen<'_> {
             };
             gaps.extend(quote! {
                 let #is = #rt::OptionField::get(&#p).is_some();
-                #rt::check_optional(#schema, #path, #is, #gap)?;
+                #rt::check_optional(#schema, ::core::clone::Clone::clone(#path), #is, #gap)?;
                 if !#is && #absent.is_none() { #absent = ::core::option::Option::Some(#name); }
             });
             if let Some(first) = entry.together_with
@@ -1563,7 +1565,7 @@ impl Gen<'_> {
                 gaps.extend(quote! {
                     #rt::check_together(
                         #schema,
-                        #path,
+                        ::core::clone::Clone::clone(#path),
                         (#first_name, #rt::OptionField::get(&#first_p).is_some()),
                         (#name, #is),
                     )?;
@@ -1703,7 +1705,7 @@ impl Gen<'_> {
         let checks = self.int_checks(clamped, None, &at, &v, &path);
         let force_range = if clamped.min != t.min {
             let (lo, hi) = (i128_lit(clamped.min), i128_lit(clamped.max));
-            quote!(#d.range(#at, #v, #lo, #hi, &#path)?;)
+            quote!(#d.range(#at, #v, #lo, #hi, #path)?;)
         } else {
             TokenStream::new()
         };

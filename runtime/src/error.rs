@@ -59,6 +59,7 @@ enum Level {
 }
 
 impl Names {
+    #[inline]
     fn get(&self, i: usize) -> &str {
         match self {
             Names::Static(names) => names[i],
@@ -67,16 +68,30 @@ impl Names {
         }
     }
 
+    /// Sets name `i`: in place for literals, so that a path of literals stays a value the
+    /// compiler builds at no cost.
+    #[inline]
     fn set(&mut self, i: usize, name: Level) {
         match (&mut *self, name) {
             (Names::Static(names), Level::Static(name)) => names[i] = name,
             #[cfg(feature = "alloc")]
+            (_, name) => self.set_shared(i, name),
+        }
+    }
+
+    /// [`set`](Self::set) where a name is shared: out of line, as errors of layouts read at
+    /// run time make it.
+    #[cfg(feature = "alloc")]
+    #[cold]
+    #[inline(never)]
+    fn set_shared(&mut self, i: usize, name: Level) {
+        match (&mut *self, name) {
+            (Names::Static(names), Level::Static(name)) => names[i] = name,
             (Names::Static(names), Level::Shared(name)) => {
                 let mut shared = names.map(|n| Name::new(*n));
                 shared[i] = name;
                 *self = Names::Shared(Arc::new(shared));
             }
-            #[cfg(feature = "alloc")]
             (Names::Shared(names), name) => {
                 Arc::make_mut(names)[i] = match name {
                     Level::Static(name) => Name::new(*name),
@@ -86,6 +101,7 @@ impl Names {
         }
     }
 
+    #[inline]
     fn rotate_left(&mut self) {
         match self {
             Names::Static(names) => names.rotate_left(1),
@@ -100,6 +116,16 @@ impl Names {
             #[cfg(feature = "alloc")]
             Names::Shared(names) => Level::Shared(names[i].clone()),
         }
+    }
+}
+
+/// An element's index as a path holds it: past `u32::MAX - 1`, that.
+#[inline]
+const fn clamp_index(index: usize) -> u32 {
+    if index >= NO_INDEX as usize {
+        NO_INDEX - 1
+    } else {
+        index as u32
     }
 }
 
@@ -149,8 +175,17 @@ impl Path {
     /// ```
     /// assert_eq!(metalayer_runtime::Path::entry(&"ndim").to_string(), "ndim");
     /// ```
-    pub fn entry(name: &'static &'static str) -> Path {
-        Path::CONTAINER.child(name)
+    #[inline]
+    pub const fn entry(name: &'static &'static str) -> Path {
+        let mut names = [NO_NAME; PATH_DEPTH];
+        names[0] = name;
+        Path {
+            names: Names::Static(names),
+            indices: [NO_INDEX; PATH_DEPTH],
+            len: 1,
+            end: false,
+            elided: false,
+        }
     }
 
     /// One element of an array entry of the top-level record.
@@ -158,8 +193,11 @@ impl Path {
     /// ```
     /// assert_eq!(metalayer_runtime::Path::element(&"shape", 0).to_string(), "shape[0]");
     /// ```
-    pub fn element(name: &'static &'static str, index: usize) -> Path {
-        Path::entry(name).index(index)
+    #[inline]
+    pub const fn element(name: &'static &'static str, index: usize) -> Path {
+        let mut path = Path::entry(name);
+        path.indices[0] = clamp_index(index);
+        path
     }
 
     /// This path's entry `name`, one level down (an entry of a record held here).
@@ -169,6 +207,7 @@ impl Path {
     ///
     /// assert_eq!(Path::entry(&"meta").child(&"kind").to_string(), "meta.kind");
     /// ```
+    #[inline]
     pub fn child(self, name: &'static &'static str) -> Path {
         self.push(Level::Static(name), NO_INDEX)
     }
@@ -197,12 +236,9 @@ impl Path {
     ///
     /// assert_eq!(Path::entry(&"tags").index(2).to_string(), "tags[2]");
     /// ```
+    #[inline]
     pub fn index(self, index: usize) -> Path {
-        let index = if index >= NO_INDEX as usize {
-            NO_INDEX - 1
-        } else {
-            index as u32
-        };
+        let index = clamp_index(index);
         if self.len > 0 && self.indices[self.len as usize - 1] == NO_INDEX {
             let mut out = self;
             out.indices[out.len as usize - 1] = index;
@@ -211,6 +247,7 @@ impl Path {
         self.push(Level::Static(NO_NAME), index)
     }
 
+    #[inline]
     fn push(self, name: Level, index: u32) -> Path {
         let mut out = self;
         out.end = false;
