@@ -121,7 +121,7 @@ fn custom_schema_checks_constants_ranges_and_counts() {
     value.kind = 1001;
     assert_eq!(
         value.encode().unwrap_err().kind(),
-        EncodeErrorKind::OutOfRange {
+        &EncodeErrorKind::OutOfRange {
             min: Int::new(1),
             max: Int::new(1000),
             found: Int::new(1001)

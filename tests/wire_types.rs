@@ -2678,7 +2678,7 @@ fn more_elements_and_strings_refused_where_they_are() {
     let (_, canonical) = canonical_base();
     let bad = canonical.with_hex(1, "a2 61 ff");
     let kind = DecodeErrorKind::InvalidUtf8 { valid_up_to: 1 };
-    decode_err::<Canonical>(&bad.bytes(), 4, entry(&"str"), kind);
+    decode_err::<Canonical>(&bad.bytes(), 4, entry(&"str"), kind.clone());
     decode_err::<CanonicalLenient>(&bad.bytes(), 4, entry(&"str"), kind);
     // A map32 of 2^32-1 pairs in a few bytes: refused before anything is allocated.
     let (_, maps) = maps_typical();
