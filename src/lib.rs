@@ -259,7 +259,8 @@ pub use metalayer_macros::metalayer;
 pub use metalayer_runtime::{
     ArrayField, BinField, BoolValue, Candidate, CandidateOf, Decode, DecodeError, DecodeErrorKind, DecodeOwned,
     DispatchError, DispatchErrorOf, EncodeError, EncodeErrorKind, Ext, ExtField, Fit, FloatValue, Int, IntValue,
-    Metalayer, MetalayerName, OptionField, Pair, Path, Probe, ProbeOf, Record, StrField, Timestamp, TimestampField,
+    Metalayer, MetalayerName, Name, OptionField, Pair, Path, Probe, ProbeOf, Record, StrField, Timestamp,
+    TimestampField,
 };
 
 /// The attribute and the traits: `use metalayer::prelude::*;` is all generated types need.

@@ -1256,7 +1256,7 @@ fn check_frame_error(bytes: &[u8], e: &FrameError) -> Result<(), String> {
         } => header_len_is(*l) && *input_len == len as u64 && len < *l as usize && !file && at == 11,
         FrameErrorKind::Decode { error, end } => {
             let marker_agrees = match error.kind() {
-                metalayer::DecodeErrorKind::Marker { found, .. } => bytes.get(error.offset()) == Some(&found),
+                metalayer::DecodeErrorKind::Marker { found, .. } => bytes.get(error.offset()) == Some(found),
                 _ => true,
             };
             // Within the prefix, before header_len is known; else within header_len.

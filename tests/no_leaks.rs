@@ -158,7 +158,7 @@ fn round(i: usize) -> usize {
     let layout = metalayer_layout::parse(&schema, &small_schema(i)).unwrap_or_else(|e| panic!("{e}"));
     let layout = Arc::new(layout);
     let mut layouts = vec![(Arc::clone(&layout), format!("{schema}.toml"))];
-    let record = (i % 100 == 0).then(|| record_round(i, &mut layouts));
+    let record = i.is_multiple_of(100).then(|| record_round(i, &mut layouts));
     let registry = Registry::new(layouts).unwrap();
     let mut made = 0;
     if let Some(bytes) = record {

@@ -68,7 +68,7 @@ impl<'a> Place<'a> {
     }
 
     /// The runtime's path of the same levels, its names copied: for an error.
-    pub(crate) fn to_path(&self) -> Path {
+    pub(crate) fn to_path(self) -> Path {
         // A path that lost its outer levels is built past one more level, which it drops
         // as this one did.
         let mut path = if self.elided {
