@@ -264,7 +264,7 @@ pub use metalayer_runtime::wire;
 pub use metalayer_runtime::{
     ArrayField, BinField, BoolValue, Candidate, CandidateOf, Decode, DecodeError, DecodeErrorKind, DecodeOwned,
     Decoder, DispatchError, DispatchErrorOf, EncodeError, EncodeErrorKind, Encoder, Ext, ExtField, Fit, FloatValue,
-    Int, IntValue, Metalayer, MetalayerName, OptionField, Pair, Path, Probe, ProbeOf, Record, StrField, Timestamp,
+    Int, IntValue, Metalayer, MetalayerName, Name, OptionField, Pair, Path, Probe, ProbeOf, Record, StrField, Timestamp,
     TimestampField,
 };
 

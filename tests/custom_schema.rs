@@ -84,13 +84,13 @@ fn custom_schema_checks_constants_ranges_and_counts() {
     let err = Sensor::decode(&bytes).unwrap_err();
     assert_eq!(
         err.kind(),
-        DecodeErrorKind::OutOfRange {
+        &DecodeErrorKind::OutOfRange {
             min: Int::new(1),
             max: Int::new(1000),
             found: Int::new(0)
         }
     );
-    assert_eq!((err.offset(), err.path()), (3, Path::entry(&"kind")));
+    assert_eq!((err.offset(), err.path()), (3, &Path::entry(&"kind")));
 
     // A fixint element above 0x7f.
     let mut bytes = SENSOR[..49].to_vec();
@@ -116,12 +116,12 @@ fn custom_schema_checks_constants_ranges_and_counts() {
     );
     let mut value = sensor();
     value.flags[0] = 200;
-    assert_eq!(value.encode().unwrap_err().path(), Path::element(&"flags", 0));
+    assert_eq!(value.encode().unwrap_err().path(), &Path::element(&"flags", 0));
     let mut value = sensor();
     value.kind = 1001;
     assert_eq!(
         value.encode().unwrap_err().kind(),
-        EncodeErrorKind::OutOfRange {
+        &EncodeErrorKind::OutOfRange {
             min: Int::new(1),
             max: Int::new(1000),
             found: Int::new(1001)

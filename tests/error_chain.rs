@@ -101,7 +101,7 @@ fn dispatch_errors() {
     ];
     assert!(matches!(errors[0], DispatchError::UnknownName { .. }));
     assert!(matches!(errors[1], DispatchError::NoLayoutFits { .. }));
-    let DispatchError::Decode(inner) = errors[2] else {
+    let DispatchError::Decode(inner) = errors[2].clone() else {
         panic!("{:?}", errors[2])
     };
     for e in &errors {

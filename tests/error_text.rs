@@ -154,11 +154,11 @@ fn decode_marker() {
     let err = B2ndV1::decode(&v1_with(|b| b[0x0d] = 0xd2)).unwrap_err();
     assert_eq!(
         (err.schema(), err.offset(), err.path()),
-        ("b2nd_v1", 0x0d, Path::element(&"shape", 1))
+        ("b2nd_v1", 0x0d, &Path::element(&"shape", 1))
     );
     assert_eq!(
         err.kind(),
-        DecodeErrorKind::Marker {
+        &DecodeErrorKind::Marker {
             wire: "int64",
             expected: 0xd3,
             found: 0xd2
@@ -407,9 +407,9 @@ fn encode_length_mismatch() {
     );
     assert_eq!(
         err.kind(),
-        EncodeErrorKind::LengthMismatch {
-            count_entry: "ndim",
-            reference: "shape",
+        &EncodeErrorKind::LengthMismatch {
+            count_entry: "ndim".into(),
+            reference: "shape".into(),
             expected: 2,
             found: 1
         }

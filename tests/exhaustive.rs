@@ -542,7 +542,7 @@ fn check_decode_error(e: &DecodeError, input: &[u8], whole: bool) -> Result<(), 
     }
     let byte = input.get(at).copied();
     let header = |count: usize| Some(0x90u8.wrapping_add(count as u8));
-    let agrees = match e.kind() {
+    let agrees = match e.kind().clone() {
         DecodeErrorKind::Marker { expected, found, .. } => byte == Some(found) && found != expected,
         DecodeErrorKind::ArrayHeader {
             count, expected, found, ..
@@ -594,7 +594,7 @@ fn check_decode_error(e: &DecodeError, input: &[u8], whole: bool) -> Result<(), 
         return Err("the error does not agree with the bytes".to_owned());
     }
     let trailing = matches!(e.kind(), DecodeErrorKind::TrailingBytes { .. });
-    if trailing != (e.path() == Path::END) {
+    if trailing != (*e.path() == Path::END) {
         return Err(format!("path {:?} for {:?}", e.path(), e.kind()));
     }
     if let Some(entry) = e.path().entry_name()
@@ -1256,7 +1256,7 @@ fn check_frame_error(bytes: &[u8], e: &FrameError) -> Result<(), String> {
         } => header_len_is(*l) && *input_len == len as u64 && len < *l as usize && !file && at == 11,
         FrameErrorKind::Decode { error, end } => {
             let marker_agrees = match error.kind() {
-                metalayer::DecodeErrorKind::Marker { found, .. } => bytes.get(error.offset()) == Some(&found),
+                metalayer::DecodeErrorKind::Marker { found, .. } => bytes.get(error.offset()) == Some(found),
                 _ => true,
             };
             // Within the prefix, before header_len is known; else within header_len.

@@ -101,7 +101,7 @@ fn decode_err<'a, T: Decode<'a>>(bytes: &'a [u8], offset: usize, path: Path, kin
     };
     assert_eq!(
         (err.offset(), err.path(), err.kind()),
-        (offset, path, kind),
+        (offset, &path, &kind),
         "{}: the error was `{err}`",
         T::SCHEMA
     );
@@ -115,7 +115,7 @@ fn encode_err<T: Metalayer>(value: &T, path: Path, kind: EncodeErrorKind) -> Enc
     let err = value.encode().expect_err("encoded a value the schema refuses");
     assert_eq!(
         (err.path(), err.kind()),
-        (path, kind),
+        (&path, &kind),
         "{}: the error was `{err}`",
         T::SCHEMA
     );
@@ -190,7 +190,7 @@ fn marker(wire: &'static str, expected: u8, found: u8) -> DecodeErrorKind {
 
 fn count(count_entry: &'static str, expected: u64, found: u64) -> DecodeErrorKind {
     DecodeErrorKind::Count {
-        count_entry,
+        count_entry: count_entry.into(),
         expected,
         found,
     }
@@ -1308,7 +1308,7 @@ fn arrays_at_each_wire_types_boundaries() {
 fn arrays_refuse_headers_that_contradict_their_count() {
     let (_, base) = arrays_typical();
     let header = |expected, found| DecodeErrorKind::ArrayHeader {
-        count_entry: "n",
+        count_entry: "n".into(),
         count: 2,
         expected,
         found,
@@ -1355,7 +1355,7 @@ fn arrays_refuse_headers_that_contradict_their_count() {
     // A hostile array32 count is refused before anything is allocated for it.
     let bad = base.with_hex(7, "dd ff ff ff ff 90");
     let err = Arrays::decode(&bad.bytes()).unwrap_err();
-    assert_eq!((err.offset(), err.path()), (bad.at(7) + 5, entry(&"hdr_32")), "{err}");
+    assert_eq!((err.offset(), err.path()), (bad.at(7) + 5, &entry(&"hdr_32")), "{err}");
 }
 
 #[test]
@@ -1397,8 +1397,8 @@ fn arrays_that_contradict_their_count_are_not_encoded() {
         },
         entry(&"by_fix"),
         EncodeErrorKind::LengthMismatch {
-            count_entry: "n",
-            reference: "by_fixint",
+            count_entry: "n".into(),
+            reference: "by_fixint".into(),
             expected: 2,
             found: 3,
         },
@@ -1410,8 +1410,8 @@ fn arrays_that_contradict_their_count_are_not_encoded() {
         },
         entry(&"by_map"),
         EncodeErrorKind::LengthMismatch {
-            count_entry: "n",
-            reference: "by_fixint",
+            count_entry: "n".into(),
+            reference: "by_fixint".into(),
             expected: 2,
             found: 1,
         },
@@ -1427,7 +1427,7 @@ fn arrays_that_contradict_their_count_are_not_encoded() {
         },
         entry(&"by_fixint"),
         EncodeErrorKind::CountOutOfRange {
-            count_entry: "n",
+            count_entry: "n".into(),
             min: 0,
             max: 15,
             found: 16,
@@ -1634,7 +1634,9 @@ fn maps_and_map_records_refuse_other_headers_and_keys() {
     let (_, base) = maps_typical();
     let e = |name: &'static &'static str| entry(name);
     let child = |name, inner| Path::entry(name).child(inner);
-    let key = |expected| DecodeErrorKind::Key { expected };
+    let key = |expected: &'static str| DecodeErrorKind::Key {
+        expected: expected.into(),
+    };
     let range = DecodeErrorKind::OutOfRange {
         min: int(-128),
         max: int(127),
@@ -1995,7 +1997,9 @@ fn constants_that_differ_are_refused() {
         expected: int(expected),
         found: int(found),
     };
-    let bytes_of = |expected: &'static [u8]| DecodeErrorKind::ConstantBytes { expected };
+    let bytes_of = |expected: &'static [u8]| DecodeErrorKind::ConstantBytes {
+        expected: expected.into(),
+    };
     // (entry, replacement, kind); the error is at the entry's first byte.
     #[rustfmt::skip]
     let cases: Vec<(&'static &'static str, &str, DecodeErrorKind)> = vec![
@@ -2674,12 +2678,12 @@ fn more_elements_and_strings_refused_where_they_are() {
     let (_, canonical) = canonical_base();
     let bad = canonical.with_hex(1, "a2 61 ff");
     let kind = DecodeErrorKind::InvalidUtf8 { valid_up_to: 1 };
-    decode_err::<Canonical>(&bad.bytes(), 4, entry(&"str"), kind);
+    decode_err::<Canonical>(&bad.bytes(), 4, entry(&"str"), kind.clone());
     decode_err::<CanonicalLenient>(&bad.bytes(), 4, entry(&"str"), kind);
     // A map32 of 2^32-1 pairs in a few bytes: refused before anything is allocated.
     let (_, maps) = maps_typical();
     let bad = maps.with_hex(2, "a1 63 df ff ff ff ff a0 c3");
     let err = Maps::decode(&bad.bytes()).unwrap_err();
-    assert_eq!((err.path(), err.offset()), (entry(&"m_32"), bad.at(2) + 7), "{err}");
+    assert_eq!((err.path(), err.offset()), (&entry(&"m_32"), bad.at(2) + 7), "{err}");
     assert!(matches!(err.kind(), DecodeErrorKind::Truncated { .. }), "{err}");
 }

@@ -219,7 +219,7 @@ fn value_pieces(g: &Gen<'_>, node: &Node, ty: &FieldType, field: Option<&proc_ma
         None,
     );
     let name = g.layout.value_name().unwrap_or(metalayer);
-    let path = quote!(#rt::Path::entry(&#name));
+    let path = quote!(const { &#rt::Path::entry(&#name) });
     let value = g.decode(node, &ty_tokens, &path, 1, None, None);
     let var = names::field("value");
     // A tuple struct's field, or the one named field.

@@ -336,7 +336,7 @@ impl<'a> Gen<'a> {
                     let #n = #header;
                     #fixed
                     let #bytes = #d.bytes(#n, #path)?;
-                    <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
+                    <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, ::core::clone::Clone::clone(#path), #kind))?
                 })
             }
             Type::Ext(t) => self.decode_ext(t, ty, path, depth),
@@ -345,7 +345,7 @@ impl<'a> Gen<'a> {
             Type::Ref(_) => {
                 let de = &self.de;
                 let error = names::nested_error();
-                quote!(<#ty as #rt::Record<#de>>::decode_record(#d).map_err(|#error| #error.within(#path))?)
+                quote!(<#ty as #rt::Record<#de>>::decode_record(#d).map_err(|#error| #error.within(::core::clone::Clone::clone(#path)))?)
             }
             // A record in place is the top-level value, which `record_decode` writes.
             Type::Record(_) => quote!(::core::unreachable!()),
@@ -457,7 +457,7 @@ impl<'a> Gen<'a> {
                 let #n = #header;
                 #fixed
                 let #bytes = #d.bytes(#n, #path)?;
-                <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
+                <#ty as #rt::BinField<'_>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, ::core::clone::Clone::clone(#path), #kind))?
             });
         }
         let text = match t.encoding {
@@ -482,7 +482,7 @@ impl<'a> Gen<'a> {
             let #at = #d.position();
             let #text_var = #text;
             <#ty as #rt::StrField<#de>>::from_text(#text_var).map_err(|#capacity| {
-                #d.error_at(#at, #path, #rt::DecodeErrorKind::StrCapacity { capacity: #capacity, found: #text_var.len() })
+                #d.error_at(#at, ::core::clone::Clone::clone(#path), #rt::DecodeErrorKind::StrCapacity { capacity: #capacity, found: #text_var.len() })
             })?
         })
     }
@@ -537,13 +537,13 @@ impl<'a> Gen<'a> {
                 let (#ext_type, #n) = #header;
                 #d.ext_type(#at, #ext_type, #expected, #path)?;
                 let #bytes = #d.bytes(#n, #path)?;
-                <#ty as #rt::BinField<#de>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
+                <#ty as #rt::BinField<#de>>::from_bytes(#bytes).map_err(|#kind| #d.error_at(#at, ::core::clone::Clone::clone(#path), #kind))?
             }),
             None => quote!({
                 let #at = #d.position();
                 let (#ext_type, #n) = #header;
                 let #bytes = #d.bytes(#n, #path)?;
-                <#ty as #rt::ExtField<#de>>::from_parts(#ext_type, #bytes).map_err(|#kind| #d.error_at(#at, #path, #kind))?
+                <#ty as #rt::ExtField<#de>>::from_parts(#ext_type, #bytes).map_err(|#kind| #d.error_at(#at, ::core::clone::Clone::clone(#path), #kind))?
             }),
         }
     }
@@ -612,7 +612,7 @@ impl<'a> Gen<'a> {
         quote!({
             let #at = #d.position();
             #read
-            <#ty as #rt::ArrayField>::check_count(#n).map_err(|#kind| #d.error_at(#at, #path, #kind))?;
+            <#ty as #rt::ArrayField>::check_count(#n).map_err(|#kind| #d.error_at(#at, ::core::clone::Clone::clone(#path), #kind))?;
             #d.fits(#n, #min_size, #path)?;
             let mut #arr = <#ty as #rt::ArrayField>::empty();
             <#ty as #rt::ArrayField>::reserve(&mut #arr, #n);
@@ -659,7 +659,7 @@ impl<'a> Gen<'a> {
             });
         }
         let read = self.read_count(a.header, Family::Array, &a.count, count, path, depth);
-        let elem_path = quote!(#path.index(#i));
+        let elem_path = quote!(&#rt::Path::index(::core::clone::Clone::clone(#path), #i));
         let counts = self.counts.borrow();
         let elem_count = nested_count_ref(&counts, &a.element);
         let elem = self.decode(&a.element, &elem_ty, &elem_path, depth + 1, elem_count.as_ref(), None);
@@ -680,7 +680,7 @@ impl<'a> Gen<'a> {
         let key_ty = quote!(<#pair as #rt::Pair>::Key);
         let value_ty = quote!(<#pair as #rt::Pair>::Value);
         let read = self.read_count(m.header, Family::Map, &m.count, count, path, depth);
-        let elem_path = quote!(#path.index(#i));
+        let elem_path = quote!(&#rt::Path::index(::core::clone::Clone::clone(#path), #i));
         let counts = self.counts.borrow();
         let (key_count, value_count) = (nested_count_ref(&counts, &m.key), nested_count_ref(&counts, &m.value));
         let key = self.decode(&m.key, &key_ty, &elem_path, depth + 1, key_count.as_ref(), None);
@@ -788,7 +788,7 @@ impl<'a> Gen<'a> {
             let (values, names) = (named_values(t), named_list(t));
             quote! {
                 if ![#values].contains(&#v) {
-                    #rt::check_named(#schema, #path, #v, &[#values], #names)?;
+                    #rt::check_named(#schema, ::core::clone::Clone::clone(#path), #v, &[#values], #names)?;
                 }
             }
         };
@@ -798,7 +798,7 @@ impl<'a> Gen<'a> {
             let #v = #rt::IntValue::to_i128(#place);
             #[allow(clippy::manual_range_contains)]
             if #v < #lo || #v > #hi {
-                #rt::check_range(#schema, #path, #v, #lo, #hi)?;
+                #rt::check_range(#schema, ::core::clone::Clone::clone(#path), #v, #lo, #hi)?;
             }
             #named
         }
@@ -828,7 +828,7 @@ impl<'a> Gen<'a> {
         let rt = &self.rt;
         if t.timestamp {
             let (schema, form) = (names::schema(), self.timestamp_form(t));
-            return quote!(#rt::check_timestamp(#schema, #path, #rt::TimestampField::to_timestamp(&#place), #form)?;);
+            return quote!(#rt::check_timestamp(#schema, ::core::clone::Clone::clone(#path), #rt::TimestampField::to_timestamp(&#place), #form)?;);
         }
         let len = match t.ext_type {
             Some(_) => quote!(#rt::BinField::bytes(&#place).len()),
@@ -843,7 +843,7 @@ impl<'a> Gen<'a> {
         let len = quote!(#rt::ArrayField::elements(&#place).len());
         let count = self.check_count(a.header, Family::Array, &a.count, &len, path, depth);
         let (i, x) = (names::index(depth), names::element(depth));
-        let elem_path = quote!(#path.index(#i));
+        let elem_path = quote!(&#rt::Path::index(::core::clone::Clone::clone(#path), #i));
         let elem = self.check(&a.element, &quote!((*#x)), &elem_path, depth + 1, None);
         let each = (!elem.is_empty()).then(|| {
             quote! {
@@ -861,7 +861,7 @@ impl<'a> Gen<'a> {
         let len = quote!(#rt::ArrayField::elements(&#place).len());
         let count = self.check_count(m.header, Family::Map, &m.count, &len, path, depth);
         let (i, x) = (names::index(depth), names::element(depth));
-        let elem_path = quote!(#path.index(#i));
+        let elem_path = quote!(&#rt::Path::index(::core::clone::Clone::clone(#path), #i));
         let key = self.check(&m.key, &quote!((*#rt::Pair::key(#x))), &elem_path, depth + 1, None);
         let value = self.check(&m.value, &quote!((*#rt::Pair::value(#x))), &elem_path, depth + 1, None);
         let each = (!key.is_empty() || !value.is_empty()).then(|| {
@@ -880,7 +880,7 @@ impl<'a> Gen<'a> {
         let rt = &self.rt;
         let (schema, error) = (names::schema(), names::nested_error());
         quote! {
-            #rt::Record::check_record(&#place, #schema).map_err(|#error| #error.within(#path))?;
+            #rt::Record::check_record(&#place, #schema).map_err(|#error| #error.within(::core::clone::Clone::clone(#path)))?;
         }
     }
 
@@ -904,7 +904,7 @@ impl<'a> Gen<'a> {
         };
         let (min, max) = fixed.map_or((min, max), |k| (k as u64, k as u64));
         let (min, max) = (u64_lit(min), u64_lit(max));
-        quote!(#rt::check_len(#schema, #path, #name, #min, #max, #len)?;)
+        quote!(#rt::check_len(#schema, ::core::clone::Clone::clone(#path), #name, #min, #max, #len)?;)
     }
 
     /// An array's or map's count check. An entry counted by an earlier one is checked with
@@ -927,7 +927,7 @@ impl<'a> Gen<'a> {
                     Encoding::Fixed(w) => w.name(),
                     Encoding::Canonical { .. } => family.name(),
                 };
-                quote!(#rt::check_len(#schema, #path, #name, #k, #k, #len)?;)
+                quote!(#rt::check_len(#schema, ::core::clone::Clone::clone(#path), #name, #k, #k, #len)?;)
             }
             Count::Header => self.check_len(header, family, None, len, path),
             Count::Entry(c) if depth > 1 => {
@@ -936,7 +936,7 @@ impl<'a> Gen<'a> {
                     return TokenStream::new();
                 };
                 let var = names::count(name);
-                quote!(#rt::check_counted(#schema, #path, #name, #reference, #var, #len)?;)
+                quote!(#rt::check_counted(#schema, ::core::clone::Clone::clone(#path), #name, #reference, #var, #len)?;)
             }
             Count::Entry(_) => TokenStream::new(),
         }
@@ -1434,10 +1434,12 @@ impl Gen<'_> {
         }
     }
 
-    /// `Path::entry("name")`: where entry `name` is, in errors.
+    /// `&Path::entry("name")`: where entry `name` is, in errors. Paths in generated code are
+    /// `&Path`s, and those of entries are constants: a read passes a pointer to a static,
+    /// built by the compiler; only an error copies it.
     fn entry_path(&self, name: &str) -> TokenStream {
         let rt = &self.rt;
-        quote!(#rt::Path::entry(&#name))
+        quote!(const { &#rt::Path::entry(&#name) })
     }
 
     /// The key of entry `i` of `record`, read before its value and written before it.
@@ -1461,7 +1463,7 @@ impl Gen<'_> {
         let rt = &self.rt;
         let (d, e) = (names::decoder(), names::encoder());
         let (total, required) = (record.entries.len(), record.required);
-        let container_path = quote!(#rt::Path::CONTAINER);
+        let container_path = quote!(const { &#rt::Path::CONTAINER });
         match record.header {
             Encoding::Fixed(w) if w.marker().is_none() && required == total => {
                 let m = u8_lit(w.markers().0.wrapping_add(total as u8));
@@ -1501,7 +1503,7 @@ impl Gen<'_> {
     ) -> (TokenStream, TokenStream, TokenStream) {
         let rt = &self.rt;
         let d = names::decoder();
-        let container_path = quote!(#rt::Path::CONTAINER);
+        let container_path = quote!(const { &#rt::Path::CONTAINER });
         let read = self.read_header(header, record.form, &container_path);
         let (at, entries) = (names::at(0), names::entries());
         let (r, t) = (usize_lit(record.required), usize_lit(record.entries.len()));
@@ -1552,7 +1554,7 @@ impl Gen<'_> {
             };
             gaps.extend(quote! {
                 let #is = #rt::OptionField::get(&#p).is_some();
-                #rt::check_optional(#schema, #path, #is, #gap)?;
+                #rt::check_optional(#schema, ::core::clone::Clone::clone(#path), #is, #gap)?;
                 if !#is && #absent.is_none() { #absent = ::core::option::Option::Some(#name); }
             });
             if let Some(first) = entry.together_with
@@ -1563,7 +1565,7 @@ impl Gen<'_> {
                 gaps.extend(quote! {
                     #rt::check_together(
                         #schema,
-                        #path,
+                        ::core::clone::Clone::clone(#path),
                         (#first_name, #rt::OptionField::get(&#first_p).is_some()),
                         (#name, #is),
                     )?;

@@ -2,6 +2,7 @@
 //! becomes a [`DecodeError`] carrying the offset and the entry.
 
 use crate::error::{DecodeError, DecodeErrorKind, Int, Path};
+use crate::name::Name;
 use crate::value::{IntValue, WireInt};
 
 /// A strict reader over one metalayer's bytes.
@@ -15,8 +16,8 @@ use crate::value::{IntValue, WireInt};
 /// let bytes = [0x92, 0xd3, 0, 0, 0, 0, 0, 0, 0x01, 0x90, 0x90];
 /// let mut d = Decoder::new(&bytes, "example");
 /// d.container(0x92)?;
-/// let v = i64::from_be_bytes(d.int::<8>(0xd3, "int64", Path::entry(&"a"))?);
-/// d.array_header(0, "a", Path::entry(&"b"))?;
+/// let v = i64::from_be_bytes(d.int::<8>(0xd3, "int64", &Path::entry(&"a"))?);
+/// d.array_header(0, "a", &Path::entry(&"b"))?;
 /// assert_eq!(v, 400);
 /// assert_eq!(d.position(), 11);
 /// # Ok::<(), metalayer_runtime::DecodeError>(())
@@ -99,11 +100,18 @@ impl<'de> Decoder<'de> {
     pub fn error_at(&self, offset: usize, path: Path, kind: DecodeErrorKind) -> DecodeError {
         // Only values leave for the out-of-line constructor, never `self`: the decoder's
         // position can then stay in a register on the paths that do not fail.
+        error(self.schema, offset, &path, kind)
+    }
+
+    /// [`error_at`](Self::error_at) for a path the caller keeps: the path is copied out of line,
+    /// on the error's path only.
+    #[inline]
+    pub(crate) fn fail(&self, offset: usize, path: &Path, kind: DecodeErrorKind) -> DecodeError {
         error(self.schema, offset, path, kind)
     }
 
     #[inline]
-    fn truncated(&self, needed: usize, path: Path) -> DecodeError {
+    fn truncated(&self, needed: usize, path: &Path) -> DecodeError {
         truncated(self.schema, self.pos, needed, self.remaining(), path)
     }
 
@@ -113,11 +121,11 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[1, 2], "x");
-    /// assert!(d.require(2, Path::entry(&"a")).is_ok());
-    /// assert!(d.require(3, Path::entry(&"a")).is_err());
+    /// assert!(d.require(2, &Path::entry(&"a")).is_ok());
+    /// assert!(d.require(3, &Path::entry(&"a")).is_err());
     /// ```
     #[inline]
-    pub fn require(&self, needed: usize, path: Path) -> Result<(), DecodeError> {
+    pub fn require(&self, needed: usize, path: &Path) -> Result<(), DecodeError> {
         if self.remaining() < needed {
             return Err(self.truncated(needed, path));
         }
@@ -130,12 +138,12 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[7], "x");
-    /// assert_eq!(d.byte(Path::entry(&"a"))?, 7);
-    /// assert!(d.byte(Path::entry(&"a")).is_err());
+    /// assert_eq!(d.byte(&Path::entry(&"a"))?, 7);
+    /// assert!(d.byte(&Path::entry(&"a")).is_err());
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn byte(&mut self, path: Path) -> Result<u8, DecodeError> {
+    pub fn byte(&mut self, path: &Path) -> Result<u8, DecodeError> {
         match self.input.get(self.pos) {
             Some(&b) => {
                 self.pos += 1;
@@ -151,11 +159,11 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[0, 0, 1, 0x90], "x");
-    /// assert_eq!(u32::from_be_bytes(d.take::<4>(Path::entry(&"a"))?), 400);
+    /// assert_eq!(u32::from_be_bytes(d.take::<4>(&Path::entry(&"a"))?), 400);
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn take<const N: usize>(&mut self, path: Path) -> Result<[u8; N], DecodeError> {
+    pub fn take<const N: usize>(&mut self, path: &Path) -> Result<[u8; N], DecodeError> {
         match self.input.get(self.pos..).and_then(|rest| rest.first_chunk::<N>()) {
             Some(bytes) => {
                 self.pos += N;
@@ -171,15 +179,15 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[0xd2], "b2nd_v1");
-    /// let err = d.marker(0xd3, "int64", Path::element(&"shape", 0)).unwrap_err();
+    /// let err = d.marker(0xd3, "int64", &Path::element(&"shape", 0)).unwrap_err();
     /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x00 in shape[0]: expected int64 marker 0xd3, found 0xd2");
     /// ```
     #[inline]
-    pub fn marker(&mut self, expected: u8, wire: &'static str, path: Path) -> Result<(), DecodeError> {
+    pub fn marker(&mut self, expected: u8, wire: &'static str, path: &Path) -> Result<(), DecodeError> {
         let at = self.pos;
         let found = self.byte(path)?;
         if found != expected {
-            return Err(self.error_at(at, path, DecodeErrorKind::Marker { wire, expected, found }));
+            return Err(self.fail(at, path, DecodeErrorKind::Marker { wire, expected, found }));
         }
         Ok(())
     }
@@ -193,7 +201,7 @@ impl<'de> Decoder<'de> {
     /// ```
     #[inline]
     pub fn container(&mut self, expected: u8) -> Result<(), DecodeError> {
-        self.marker(expected, "fixarray", Path::CONTAINER)
+        self.marker(expected, "fixarray", &Path::CONTAINER)
     }
 
     /// Reads a positive fixint (a byte in 0x00..=0x7f, which is its own value).
@@ -202,16 +210,16 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[0x05, 0x80], "x");
-    /// assert_eq!(d.fixint(Path::entry(&"ndim"))?, 5);
-    /// assert!(d.fixint(Path::entry(&"ndim")).is_err());
+    /// assert_eq!(d.fixint(&Path::entry(&"ndim"))?, 5);
+    /// assert!(d.fixint(&Path::entry(&"ndim")).is_err());
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn fixint(&mut self, path: Path) -> Result<u8, DecodeError> {
+    pub fn fixint(&mut self, path: &Path) -> Result<u8, DecodeError> {
         let at = self.pos;
         let found = self.byte(path)?;
         if found > 0x7f {
-            return Err(self.error_at(at, path, DecodeErrorKind::NotFixint { found }));
+            return Err(self.fail(at, path, DecodeErrorKind::NotFixint { found }));
         }
         Ok(found)
     }
@@ -222,11 +230,11 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[0xd2, 0, 0, 0, 0x6e], "x");
-    /// assert_eq!(i32::from_be_bytes(d.int::<4>(0xd2, "int32", Path::element(&"chunkshape", 0))?), 110);
+    /// assert_eq!(i32::from_be_bytes(d.int::<4>(0xd2, "int32", &Path::element(&"chunkshape", 0))?), 110);
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline(always)]
-    pub fn int<const N: usize>(&mut self, marker: u8, wire: &'static str, path: Path) -> Result<[u8; N], DecodeError> {
+    pub fn int<const N: usize>(&mut self, marker: u8, wire: &'static str, path: &Path) -> Result<[u8; N], DecodeError> {
         let rest = self.input.get(self.pos..).unwrap_or_default();
         match rest.split_first() {
             Some((&found, payload)) if found == marker => match payload.first_chunk::<N>() {
@@ -262,7 +270,7 @@ impl<'de> Decoder<'de> {
     ) -> DecodeError {
         let mut d = Decoder { ..*self };
         for i in 0..count {
-            if let Err(e) = d.int::<N>(marker, wire, Path::element(entry, i)) {
+            if let Err(e) = d.int::<N>(marker, wire, &Path::element(entry, i)) {
                 return e;
             }
         }
@@ -272,7 +280,7 @@ impl<'de> Decoder<'de> {
             self.pos,
             count.saturating_mul(1 + N),
             self.remaining(),
-            Path::entry(entry),
+            &Path::entry(entry),
         )
     }
 
@@ -313,9 +321,9 @@ impl<'de> Decoder<'de> {
         W: WireInt<N>,
     {
         let at = self.pos;
-        self.array_header(count, count_entry, Path::entry(entry))?;
+        self.array_header(count, count_entry, &Path::entry(entry))?;
         if let Err(kind) = F::check_count(count) {
-            return Err(self.error_at(at, Path::entry(entry), kind));
+            return Err(self.fail(at, &Path::entry(entry), kind));
         }
         let rest = self.input.get(self.pos..).unwrap_or_default();
         let Some(bytes) = rest.get(..count * (1 + N)) else {
@@ -358,9 +366,9 @@ impl<'de> Decoder<'de> {
         F::Element: crate::IntValue,
     {
         let at = self.pos;
-        self.array_header(count, count_entry, Path::entry(entry))?;
+        self.array_header(count, count_entry, &Path::entry(entry))?;
         if let Err(kind) = F::check_count(count) {
-            return Err(self.error_at(at, Path::entry(entry), kind));
+            return Err(self.fail(at, &Path::entry(entry), kind));
         }
         let bytes = self.fixint_array(count, entry)?;
         field.fill(bytes.iter().map(|&b| crate::IntValue::from_i128(i128::from(b))));
@@ -380,9 +388,9 @@ impl<'de> Decoder<'de> {
             _ => {
                 let mut d = Decoder { ..*self };
                 for i in 0..count {
-                    d.fixint(Path::element(entry, i))?;
+                    d.fixint(&Path::element(entry, i))?;
                 }
-                Err(self.truncated(count, Path::entry(entry)))
+                Err(self.truncated(count, &Path::entry(entry)))
             }
         }
     }
@@ -402,7 +410,7 @@ impl<'de> Decoder<'de> {
     pub fn end(&self) -> Result<(), DecodeError> {
         match self.remaining() {
             0 => Ok(()),
-            count => Err(self.error_at(self.pos, Path::END, DecodeErrorKind::TrailingBytes { count })),
+            count => Err(self.fail(self.pos, &Path::END, DecodeErrorKind::TrailingBytes { count })),
         }
     }
 
@@ -413,25 +421,25 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[0x93], "b2nd_v1");
-    /// let err = d.array_header(2, "ndim", Path::entry(&"shape")).unwrap_err();
+    /// let err = d.array_header(2, "ndim", &Path::entry(&"shape")).unwrap_err();
     /// assert_eq!(
     ///     err.to_string(),
     ///     "b2nd_v1: at byte 0x00 in shape: expected array header 0x92 (0x90 + ndim 2), found 0x93"
     /// );
     /// ```
     #[inline]
-    pub fn array_header(&mut self, count: usize, count_entry: &'static str, path: Path) -> Result<(), DecodeError> {
+    pub fn array_header(&mut self, count: usize, count_entry: &'static str, path: &Path) -> Result<(), DecodeError> {
         let at = self.pos;
         let found = self.byte(path)?;
         // The generated code checks `count` against the schema's max, which the schema checker
         // keeps at or below 0x6f, so the sum stays a byte.
         let expected = 0x90u8.wrapping_add(count as u8);
         if found != expected || count > 0x6f {
-            return Err(self.error_at(
+            return Err(self.fail(
                 at,
                 path,
                 DecodeErrorKind::ArrayHeader {
-                    count_entry,
+                    count_entry: Name::new(count_entry),
                     count,
                     expected,
                     found,
@@ -448,15 +456,20 @@ impl<'de> Decoder<'de> {
     ///
     /// let bytes = [0xdb, 0, 0, 0, 3, b'<', b'i', b'4'];
     /// let mut d = Decoder::new(&bytes, "x");
-    /// assert_eq!(d.str::<4>(0xdb, "str32", Path::entry(&"dtype"))?, "<i4");
+    /// assert_eq!(d.str::<4>(0xdb, "str32", &Path::entry(&"dtype"))?, "<i4");
     ///
     /// let hostile = [0xdb, 0xff, 0xff, 0xff, 0xff, b'x'];
-    /// let err = Decoder::new(&hostile, "b2nd_v1").str::<4>(0xdb, "str32", Path::entry(&"dtype")).unwrap_err();
+    /// let err = Decoder::new(&hostile, "b2nd_v1").str::<4>(0xdb, "str32", &Path::entry(&"dtype")).unwrap_err();
     /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x05 in dtype: expected 4294967295 more bytes, found 1");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline(always)]
-    pub fn str<const N: usize>(&mut self, marker: u8, wire: &'static str, path: Path) -> Result<&'de str, DecodeError> {
+    pub fn str<const N: usize>(
+        &mut self,
+        marker: u8,
+        wire: &'static str,
+        path: &Path,
+    ) -> Result<&'de str, DecodeError> {
         self.marker(marker, wire, path)?;
         let prefix = self.take::<N>(path)?;
         let mut len: u64 = 0;
@@ -474,7 +487,7 @@ impl<'de> Decoder<'de> {
             }
             Err(e) => {
                 let valid_up_to = e.valid_up_to();
-                Err(self.error_at(start + valid_up_to, path, DecodeErrorKind::InvalidUtf8 { valid_up_to }))
+                Err(self.fail(start + valid_up_to, path, DecodeErrorKind::InvalidUtf8 { valid_up_to }))
             }
         }
     }
@@ -485,13 +498,13 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[1], "b2nd_v1");
-    /// let err = d.constant(0, 1, 0, Path::entry(&"version")).unwrap_err();
+    /// let err = d.constant(0, 1, 0, &Path::entry(&"version")).unwrap_err();
     /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x00 in version: expected constant 0, found 1");
     /// ```
     #[inline]
-    pub fn constant(&self, at: usize, found: i128, expected: i128, path: Path) -> Result<(), DecodeError> {
+    pub fn constant(&self, at: usize, found: i128, expected: i128, path: &Path) -> Result<(), DecodeError> {
         if found != expected {
-            return Err(self.error_at(
+            return Err(self.fail(
                 at,
                 path,
                 DecodeErrorKind::Constant {
@@ -509,13 +522,13 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[17], "b2nd_v1");
-    /// let err = d.range(0, 17, 0, 16, Path::entry(&"ndim")).unwrap_err();
+    /// let err = d.range(0, 17, 0, 16, &Path::entry(&"ndim")).unwrap_err();
     /// assert_eq!(err.to_string(), "b2nd_v1: at byte 0x00 in ndim: expected a value in 0..=16, found 17");
     /// ```
     #[inline]
-    pub fn range(&self, at: usize, found: i128, min: i128, max: i128, path: Path) -> Result<(), DecodeError> {
+    pub fn range(&self, at: usize, found: i128, min: i128, max: i128, path: &Path) -> Result<(), DecodeError> {
         if found < min || found > max {
-            return Err(self.error_at(
+            return Err(self.fail(
                 at,
                 path,
                 DecodeErrorKind::OutOfRange {
@@ -532,13 +545,18 @@ impl<'de> Decoder<'de> {
 /// Builds an error out of line, from values only.
 #[cold]
 #[inline(never)]
-fn error(schema: &'static str, offset: usize, path: Path, kind: DecodeErrorKind) -> DecodeError {
-    DecodeError::new(schema, offset, path, kind)
+fn error(schema: &'static str, offset: usize, path: &Path, kind: DecodeErrorKind) -> DecodeError {
+    DecodeError::new(schema, offset, path.clone(), kind)
 }
 
 /// The error of an input that ends `available` bytes after `offset`, where `needed` are.
 #[cold]
 #[inline(never)]
-fn truncated(schema: &'static str, offset: usize, needed: usize, available: usize, path: Path) -> DecodeError {
-    DecodeError::new(schema, offset, path, DecodeErrorKind::Truncated { needed, available })
+fn truncated(schema: &'static str, offset: usize, needed: usize, available: usize, path: &Path) -> DecodeError {
+    DecodeError::new(
+        schema,
+        offset,
+        path.clone(),
+        DecodeErrorKind::Truncated { needed, available },
+    )
 }

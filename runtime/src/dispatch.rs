@@ -445,7 +445,7 @@ pub type DispatchError = DispatchErrorOf<'static>;
 /// let err: DispatchErrorOf<'_> = select(&candidates, "unit", b"\xa1m").unwrap_err();
 /// assert_eq!(err.to_string(), r#"no known layout for the metalayer name "unit"; known names: units"#);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DispatchErrorOf<'c> {
     /// No layout of the enum is stored under this metalayer name.
@@ -648,7 +648,7 @@ pub fn select<'c>(
 ///
 /// let fixint: DecodeFn<'_, u8> = |input| {
 ///     let mut d = Decoder::new(input, "x_v0");
-///     let v = d.fixint(Path::CONTAINER)?;
+///     let v = d.fixint(&Path::CONTAINER)?;
 ///     d.end()?;
 ///     Ok(v)
 /// };
@@ -675,10 +675,10 @@ pub type DecodeFn<'de, T> = fn(&'de [u8]) -> Result<T, DecodeError>;
 /// fn version(input: &[u8], v: u8, schema: &'static str) -> Result<u8, DecodeError> {
 ///     let mut d = Decoder::new(input, schema);
 ///     d.container(0x92)?;
-///     let _ = d.str::<1>(0xd9, "str8", Path::entry(&"name"))?;
+///     let _ = d.str::<1>(0xd9, "str8", &Path::entry(&"name"))?;
 ///     let at = d.position();
-///     let found = d.fixint(Path::entry(&"version"))?;
-///     d.constant(at, found.into(), v.into(), Path::entry(&"version"))?;
+///     let found = d.fixint(&Path::entry(&"version"))?;
+///     d.constant(at, found.into(), v.into(), &Path::entry(&"version"))?;
 ///     d.end()?;
 ///     Ok(v)
 /// }
@@ -726,7 +726,7 @@ pub fn dispatch<'de, T>(
             };
             match decode(input) {
                 Ok(value) => return Ok(value),
-                Err(e) if failed.is_none_or(|f| e.offset() > f.offset()) => failed = Some(e),
+                Err(e) if failed.as_ref().is_none_or(|f| e.offset() > f.offset()) => failed = Some(e),
                 Err(_) => {}
             }
         }

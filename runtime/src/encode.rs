@@ -1,6 +1,7 @@
 //! The writer generated encoders use, and the checks they run before writing anything.
 
 use crate::error::{EncodeError, EncodeErrorKind, Int, Path};
+use crate::name::Name;
 
 /// A writer over exactly the bytes of one encoding.
 ///
@@ -140,8 +141,8 @@ pub fn check_counted(
 ) -> Result<(), EncodeError> {
     if expected != found {
         let kind = EncodeErrorKind::LengthMismatch {
-            count_entry,
-            reference,
+            count_entry: Name::new(count_entry),
+            reference: Name::new(reference),
             expected,
             found,
         };
@@ -173,8 +174,8 @@ pub fn check_same_len(
             schema,
             Path::entry(entry),
             EncodeErrorKind::LengthMismatch {
-                count_entry,
-                reference,
+                count_entry: Name::new(count_entry),
+                reference: Name::new(reference),
                 expected,
                 found,
             },
@@ -203,7 +204,7 @@ pub fn check_count(
             schema,
             Path::entry(entry),
             EncodeErrorKind::CountOutOfRange {
-                count_entry,
+                count_entry: Name::new(count_entry),
                 min,
                 max,
                 found,
@@ -316,7 +317,7 @@ pub fn check_named(
             schema,
             path,
             EncodeErrorKind::NotNamed {
-                names,
+                names: Name::new(names),
                 found: Int::new(found),
             },
         ));
@@ -343,7 +344,13 @@ pub fn check_optional(
     absent_before: Option<&'static str>,
 ) -> Result<(), EncodeError> {
     match (present, absent_before) {
-        (true, Some(absent)) => Err(EncodeError::new(schema, path, EncodeErrorKind::OptionalGap { absent })),
+        (true, Some(absent)) => Err(EncodeError::new(
+            schema,
+            path,
+            EncodeErrorKind::OptionalGap {
+                absent: Name::new(absent),
+            },
+        )),
         _ => Ok(()),
     }
 }
@@ -375,6 +382,10 @@ pub fn check_together(
     Err(EncodeError::new(
         schema,
         path,
-        EncodeErrorKind::Together { first, last, present },
+        EncodeErrorKind::Together {
+            first: Name::new(first),
+            last: Name::new(last),
+            present: Name::new(present),
+        },
     ))
 }

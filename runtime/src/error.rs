@@ -2,7 +2,10 @@
 
 use core::fmt;
 
+use crate::name::Name;
 use crate::wire::{Family, Wire};
+#[cfg(feature = "alloc")]
+use alloc::sync::Arc;
 
 /// How many levels of nesting a [`Path`] names; deeper paths keep their innermost levels.
 pub const PATH_DEPTH: usize = 3;
@@ -13,7 +16,10 @@ const NO_NAME: &&str = &"";
 /// Where in a layout an error happened: the container, an entry, an element of an entry, an
 /// entry of a record inside another (`operands[3].shape[1]`), or past the end.
 ///
-/// Names are `&'static &'static str` (`&"shape"`), one pointer each, so that errors stay small.
+/// Generated code names entries with literals, `&'static &'static str` (`&"shape"`): one
+/// pointer each, so that errors stay small. A layout read at run time names them with copies
+/// ([`Name::copy_of`], feature `alloc`), which the path shares among its clones and frees with
+/// them ([`child_name`](Self::child_name)).
 ///
 /// ```
 /// use metalayer_runtime::Path;
@@ -24,10 +30,10 @@ const NO_NAME: &&str = &"";
 /// assert_eq!(Path::entry(&"operands").index(3).child(&"shape").index(1).to_string(), "operands[3].shape[1]");
 /// assert_eq!(Path::element(&"a", 1).index(2).to_string(), "a[1][2]");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Path {
     /// Per level, the entry's name; empty for an element of an element (`[2]` in `a[1][2]`).
-    names: [&'static &'static str; PATH_DEPTH],
+    names: Names,
     /// Per level, the element's index, or `NO_INDEX`.
     indices: [u32; PATH_DEPTH],
     len: u8,
@@ -36,10 +42,119 @@ pub struct Path {
     elided: bool,
 }
 
+/// A path's names: literals, three pointers; or, once a name is not `'static`, one shared
+/// allocation holding them all.
+#[derive(Clone)]
+enum Names {
+    Static([&'static &'static str; PATH_DEPTH]),
+    #[cfg(feature = "alloc")]
+    Shared(Arc<[Name; PATH_DEPTH]>),
+}
+
+/// A name to put in a path.
+enum Level {
+    Static(&'static &'static str),
+    #[cfg(feature = "alloc")]
+    Shared(Name),
+}
+
+impl Names {
+    #[inline]
+    fn get(&self, i: usize) -> &str {
+        match self {
+            Names::Static(names) => names[i],
+            #[cfg(feature = "alloc")]
+            Names::Shared(names) => names[i].get(),
+        }
+    }
+
+    /// Sets name `i`: in place for literals, so that a path of literals stays a value the
+    /// compiler builds at no cost.
+    #[inline]
+    fn set(&mut self, i: usize, name: Level) {
+        match (&mut *self, name) {
+            (Names::Static(names), Level::Static(name)) => names[i] = name,
+            #[cfg(feature = "alloc")]
+            (_, name) => self.set_shared(i, name),
+        }
+    }
+
+    /// [`set`](Self::set) where a name is shared: out of line, as errors of layouts read at
+    /// run time make it.
+    #[cfg(feature = "alloc")]
+    #[cold]
+    #[inline(never)]
+    fn set_shared(&mut self, i: usize, name: Level) {
+        match (&mut *self, name) {
+            (Names::Static(names), Level::Static(name)) => names[i] = name,
+            (Names::Static(names), Level::Shared(name)) => {
+                let mut shared = names.map(|n| Name::new(*n));
+                shared[i] = name;
+                *self = Names::Shared(Arc::new(shared));
+            }
+            (Names::Shared(names), name) => {
+                Arc::make_mut(names)[i] = match name {
+                    Level::Static(name) => Name::new(*name),
+                    Level::Shared(name) => name,
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn rotate_left(&mut self) {
+        match self {
+            Names::Static(names) => names.rotate_left(1),
+            #[cfg(feature = "alloc")]
+            Names::Shared(names) => Arc::make_mut(names).rotate_left(1),
+        }
+    }
+
+    fn level(&self, i: usize) -> Level {
+        match self {
+            Names::Static(names) => Level::Static(names[i]),
+            #[cfg(feature = "alloc")]
+            Names::Shared(names) => Level::Shared(names[i].clone()),
+        }
+    }
+}
+
+/// An element's index as a path holds it: past `u32::MAX - 1`, that.
+#[inline]
+const fn clamp_index(index: usize) -> u32 {
+    if index >= NO_INDEX as usize {
+        NO_INDEX - 1
+    } else {
+        index as u32
+    }
+}
+
+impl PartialEq for Names {
+    fn eq(&self, other: &Self) -> bool {
+        (0..PATH_DEPTH).all(|i| self.get(i) == other.get(i))
+    }
+}
+
+impl Eq for Names {}
+
+impl core::hash::Hash for Names {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        for i in 0..PATH_DEPTH {
+            self.get(i).hash(state);
+        }
+    }
+}
+
+impl fmt::Debug for Names {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries((0..PATH_DEPTH).map(|i| self.get(i))).finish()
+    }
+}
+
 impl Path {
     /// The top-level container (its marker or header).
     pub const CONTAINER: Path = Path {
-        names: [NO_NAME; PATH_DEPTH],
+        names: Names::Static([NO_NAME; PATH_DEPTH]),
         indices: [NO_INDEX; PATH_DEPTH],
         len: 0,
         end: false,
@@ -48,7 +163,7 @@ impl Path {
 
     /// Past the last entry (trailing bytes).
     pub const END: Path = Path {
-        names: [NO_NAME; PATH_DEPTH],
+        names: Names::Static([NO_NAME; PATH_DEPTH]),
         indices: [NO_INDEX; PATH_DEPTH],
         len: 0,
         end: true,
@@ -60,8 +175,17 @@ impl Path {
     /// ```
     /// assert_eq!(metalayer_runtime::Path::entry(&"ndim").to_string(), "ndim");
     /// ```
+    #[inline]
     pub const fn entry(name: &'static &'static str) -> Path {
-        Path::CONTAINER.child(name)
+        let mut names = [NO_NAME; PATH_DEPTH];
+        names[0] = name;
+        Path {
+            names: Names::Static(names),
+            indices: [NO_INDEX; PATH_DEPTH],
+            len: 1,
+            end: false,
+            elided: false,
+        }
     }
 
     /// One element of an array entry of the top-level record.
@@ -69,8 +193,11 @@ impl Path {
     /// ```
     /// assert_eq!(metalayer_runtime::Path::element(&"shape", 0).to_string(), "shape[0]");
     /// ```
+    #[inline]
     pub const fn element(name: &'static &'static str, index: usize) -> Path {
-        Path::entry(name).index(index)
+        let mut path = Path::entry(name);
+        path.indices[0] = clamp_index(index);
+        path
     }
 
     /// This path's entry `name`, one level down (an entry of a record held here).
@@ -80,8 +207,26 @@ impl Path {
     ///
     /// assert_eq!(Path::entry(&"meta").child(&"kind").to_string(), "meta.kind");
     /// ```
-    pub const fn child(self, name: &'static &'static str) -> Path {
-        self.push(name, NO_INDEX)
+    #[inline]
+    pub fn child(self, name: &'static &'static str) -> Path {
+        self.push(Level::Static(name), NO_INDEX)
+    }
+
+    /// [`child`](Self::child) for a name that is not `'static`, such as a layout's read at run
+    /// time: the path holds it, shared by its clones.
+    ///
+    /// ```
+    /// use metalayer_runtime::{Name, Path};
+    ///
+    /// let entry = String::from("chunkshape");
+    /// let path = Path::CONTAINER.child_name(Name::copy_of(entry.as_str())).index(1);
+    /// drop(entry);
+    /// assert_eq!(path, Path::element(&"chunkshape", 1));
+    /// assert_eq!(path.to_string(), "chunkshape[1]");
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn child_name(self, name: Name) -> Path {
+        self.push(Level::Shared(name), NO_INDEX)
     }
 
     /// This path's element `index` (an element of the array held here).
@@ -91,36 +236,30 @@ impl Path {
     ///
     /// assert_eq!(Path::entry(&"tags").index(2).to_string(), "tags[2]");
     /// ```
-    pub const fn index(self, index: usize) -> Path {
-        let index = if index >= NO_INDEX as usize {
-            NO_INDEX - 1
-        } else {
-            index as u32
-        };
+    #[inline]
+    pub fn index(self, index: usize) -> Path {
+        let index = clamp_index(index);
         if self.len > 0 && self.indices[self.len as usize - 1] == NO_INDEX {
             let mut out = self;
-            out.indices[self.len as usize - 1] = index;
+            out.indices[out.len as usize - 1] = index;
             return out;
         }
-        self.push(NO_NAME, index)
+        self.push(Level::Static(NO_NAME), index)
     }
 
-    const fn push(self, name: &'static &'static str, index: u32) -> Path {
+    #[inline]
+    fn push(self, name: Level, index: u32) -> Path {
         let mut out = self;
         out.end = false;
         if (out.len as usize) < PATH_DEPTH {
-            out.names[out.len as usize] = name;
+            out.names.set(out.len as usize, name);
             out.indices[out.len as usize] = index;
             out.len += 1;
         } else {
             // Keep the innermost levels: they say what was being read.
-            let mut i = 0;
-            while i + 1 < PATH_DEPTH {
-                out.names[i] = out.names[i + 1];
-                out.indices[i] = out.indices[i + 1];
-                i += 1;
-            }
-            out.names[PATH_DEPTH - 1] = name;
+            out.names.rotate_left();
+            out.indices.rotate_left(1);
+            out.names.set(PATH_DEPTH - 1, name);
             out.indices[PATH_DEPTH - 1] = index;
             out.elided = true;
         }
@@ -137,27 +276,25 @@ impl Path {
     /// assert_eq!(inner.within(Path::entry(&"operands").index(3)).to_string(), "operands[3].shape[1]");
     /// assert_eq!(Path::CONTAINER.within(Path::element(&"operands", 0)).to_string(), "operands[0]");
     /// ```
-    pub const fn within(self, outer: Path) -> Path {
+    pub fn within(self, outer: Path) -> Path {
         if self.end {
             return self;
         }
         let mut out = outer;
-        out.elided = outer.elided || self.elided;
-        let mut i = 0;
-        while i < self.len as usize {
-            let (name, index) = (self.names[i], self.indices[i]);
+        out.elided |= self.elided;
+        for i in 0..self.len as usize {
+            let index = self.indices[i];
             // A level that is only an index continues the outer path's last level.
-            out = if name.is_empty() && index != NO_INDEX {
+            out = if self.names.get(i).is_empty() && index != NO_INDEX {
                 out.index(index as usize)
             } else {
-                let pushed = out.child(name);
+                let pushed = out.push(self.names.level(i), NO_INDEX);
                 if index == NO_INDEX {
                     pushed
                 } else {
                     pushed.index(index as usize)
                 }
             };
-            i += 1;
         }
         out
     }
@@ -170,11 +307,11 @@ impl Path {
     /// assert_eq!(Path::element(&"shape", 3).entry_name(), Some("shape"));
     /// assert_eq!(Path::CONTAINER.entry_name(), None);
     /// ```
-    pub const fn entry_name(&self) -> Option<&'static str> {
-        if self.len == 0 || self.names[0].is_empty() {
+    pub fn entry_name(&self) -> Option<&str> {
+        if self.len == 0 || self.names.get(0).is_empty() {
             None
         } else {
-            Some(*self.names[0])
+            Some(self.names.get(0))
         }
     }
 
@@ -204,13 +341,13 @@ impl Path {
     /// assert_eq!(path.level(2), None);
     /// assert_eq!(Path::element(&"a", 1).index(2).level(1), Some(("", Some(2))));
     /// ```
-    pub const fn level(&self, i: usize) -> Option<(&'static str, Option<usize>)> {
+    pub fn level(&self, i: usize) -> Option<(&str, Option<usize>)> {
         if i >= self.len as usize {
             return None;
         }
         let index = self.indices[i];
         let index = if index == NO_INDEX { None } else { Some(index as usize) };
-        Some((*self.names[i], index))
+        Some((self.names.get(i), index))
     }
 
     /// Whether the path is exactly these levels (names and indices, outermost first) and no
@@ -264,7 +401,7 @@ impl fmt::Display for Path {
             f.write_str("…")?;
         }
         for i in 0..self.len as usize {
-            let (name, index) = (*self.names[i], self.indices[i]);
+            let (name, index) = (self.names.get(i), self.indices[i]);
             if !name.is_empty() {
                 if i > 0 || self.elided {
                     f.write_str(".")?;
@@ -346,7 +483,7 @@ impl fmt::Debug for Int {
 }
 
 /// What went wrong while decoding, with what was expected and what was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DecodeErrorKind {
     /// A marker byte differs from the one the schema states.
@@ -361,7 +498,7 @@ pub enum DecodeErrorKind {
     /// An array header byte differs from `0x90 + count`.
     ArrayHeader {
         /// The entry that holds the element count.
-        count_entry: &'static str,
+        count_entry: Name,
         /// The count read from that entry.
         count: usize,
         /// `0x90 + count`.
@@ -476,7 +613,7 @@ pub enum DecodeErrorKind {
     /// count an earlier entry holds, or from the fixed count the schema states.
     Count {
         /// The entry that holds the count; empty for a fixed count.
-        count_entry: &'static str,
+        count_entry: Name,
         /// The count expected.
         expected: u64,
         /// The count in the header.
@@ -504,17 +641,17 @@ pub enum DecodeErrorKind {
     /// A map record's key differs from the schema's key for that entry.
     Key {
         /// The key the schema states.
-        expected: &'static str,
+        expected: Name,
     },
     /// A constant string, byte string, float or boolean entry holds another value.
     ConstantBytes {
         /// The constant, as the schema states it (its bytes; a float's and a bool's encoding).
-        expected: &'static [u8],
+        expected: Name<[u8]>,
     },
     /// An integer is none of the schema's named values.
     NotNamed {
         /// The named values, as `name = value` pairs.
-        names: &'static str,
+        names: Name,
         /// The value in the input.
         found: Int,
     },
@@ -531,7 +668,7 @@ pub enum DecodeErrorKind {
     /// ```
     /// use metalayer_runtime::DecodeErrorKind;
     ///
-    /// let kind = DecodeErrorKind::Together { first: "dtype_format", last: "dtype", found: 6 };
+    /// let kind = DecodeErrorKind::Together { first: "dtype_format".into(), last: "dtype".into(), found: 6 };
     /// assert_eq!(
     ///     kind.to_string(),
     ///     "expected dtype_format and dtype both present or both absent, found 6 entries, which end between them"
@@ -539,9 +676,9 @@ pub enum DecodeErrorKind {
     /// ```
     Together {
         /// The earlier entry.
-        first: &'static str,
+        first: Name,
         /// The later entry.
-        last: &'static str,
+        last: Name,
         /// The number of entries the header states.
         found: usize,
     },
@@ -593,9 +730,9 @@ pub enum DecodeErrorKind {
 ///     "b2nd_v1: at byte 0x0d in shape[1]: expected int64 marker 0xd3, found 0xd2"
 /// );
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
-    schema: &'static str,
+    schema: Name,
     offset: usize,
     path: Path,
     kind: DecodeErrorKind,
@@ -621,9 +758,9 @@ impl DecodeError {
     /// let err = DecodeError::new("b2nd_v1", 53, Path::END, DecodeErrorKind::TrailingBytes { count: 2 });
     /// assert_eq!(err.offset(), 53);
     /// ```
-    pub const fn new(schema: &'static str, offset: usize, path: Path, kind: DecodeErrorKind) -> Self {
+    pub fn new(schema: impl Into<Name>, offset: usize, path: Path, kind: DecodeErrorKind) -> Self {
         DecodeError {
-            schema,
+            schema: schema.into(),
             offset,
             path,
             kind,
@@ -637,8 +774,8 @@ impl DecodeError {
     /// let err = DecodeError::new("b2nd_v1", 0, Path::CONTAINER, DecodeErrorKind::Truncated { needed: 1, available: 0 });
     /// assert_eq!(err.schema(), "b2nd_v1");
     /// ```
-    pub const fn schema(&self) -> &'static str {
-        self.schema
+    pub fn schema(&self) -> &str {
+        self.schema.get()
     }
 
     /// The byte offset in the input where the problem is.
@@ -657,10 +794,10 @@ impl DecodeError {
     /// ```
     /// # use metalayer_runtime::{DecodeError, DecodeErrorKind, Path};
     /// let err = DecodeError::new("b2nd_v1", 2, Path::entry(&"ndim"), DecodeErrorKind::NotFixint { found: 0xd0 });
-    /// assert_eq!(err.path(), Path::entry(&"ndim"));
+    /// assert_eq!(err.path(), &Path::entry(&"ndim"));
     /// ```
-    pub const fn path(&self) -> Path {
-        self.path
+    pub const fn path(&self) -> &Path {
+        &self.path
     }
 
     /// What was expected and what was found.
@@ -670,8 +807,8 @@ impl DecodeError {
     /// let err = DecodeError::new("b2nd_v1", 2, Path::entry(&"ndim"), DecodeErrorKind::NotFixint { found: 0xd0 });
     /// assert!(matches!(err.kind(), DecodeErrorKind::NotFixint { found: 0xd0 }));
     /// ```
-    pub const fn kind(&self) -> DecodeErrorKind {
-        self.kind
+    pub const fn kind(&self) -> &DecodeErrorKind {
+        &self.kind
     }
 
     /// The same error with its path seen from `outer`: a nested record reports paths relative
@@ -685,7 +822,7 @@ impl DecodeError {
     /// assert_eq!(err.offset(), 9);
     /// ```
     #[must_use]
-    pub const fn within(self, outer: Path) -> Self {
+    pub fn within(self, outer: Path) -> Self {
         DecodeError {
             path: self.path.within(outer),
             ..self
@@ -694,15 +831,15 @@ impl DecodeError {
 }
 
 /// What was wrong with the values handed to an encoder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeErrorKind {
     /// Arrays counted by the same entry have different lengths.
     LengthMismatch {
         /// The entry both arrays are counted by.
-        count_entry: &'static str,
+        count_entry: Name,
         /// The first array counted by that entry, whose length sets the count.
-        reference: &'static str,
+        reference: Name,
         /// The length of `reference`.
         expected: usize,
         /// The length of this array.
@@ -711,7 +848,7 @@ pub enum EncodeErrorKind {
     /// A count (the length of an array) lies outside the schema's `min..=max`.
     CountOutOfRange {
         /// The entry the length is stored in.
-        count_entry: &'static str,
+        count_entry: Name,
         /// The smallest allowed count.
         min: usize,
         /// The largest allowed count.
@@ -765,7 +902,11 @@ pub enum EncodeErrorKind {
     /// ```
     /// use metalayer_runtime::EncodeErrorKind;
     ///
-    /// let kind = EncodeErrorKind::Together { first: "dtype_format", last: "dtype", present: "dtype_format" };
+    /// let kind = EncodeErrorKind::Together {
+    ///     first: "dtype_format".into(),
+    ///     last: "dtype".into(),
+    ///     present: "dtype_format".into(),
+    /// };
     /// assert_eq!(
     ///     kind.to_string(),
     ///     "expected dtype_format and dtype both present or both absent, found only dtype_format"
@@ -773,22 +914,22 @@ pub enum EncodeErrorKind {
     /// ```
     Together {
         /// The earlier entry.
-        first: &'static str,
+        first: Name,
         /// The later entry.
-        last: &'static str,
+        last: Name,
         /// The one that is present.
-        present: &'static str,
+        present: Name,
     },
     /// An optional entry is present while an optional entry before it is absent: the header
     /// counts entries, so only trailing entries can be left out.
     OptionalGap {
         /// The absent entry.
-        absent: &'static str,
+        absent: Name,
     },
     /// An integer is none of the schema's named values.
     NotNamed {
         /// The named values, as `name = value` pairs.
-        names: &'static str,
+        names: Name,
         /// The value.
         found: Int,
     },
@@ -810,16 +951,16 @@ pub enum EncodeErrorKind {
 /// let err = EncodeError::new(
 ///     "b2nd_v1",
 ///     Path::entry(&"chunkshape"),
-///     EncodeErrorKind::LengthMismatch { count_entry: "ndim", reference: "shape", expected: 2, found: 3 },
+///     EncodeErrorKind::LengthMismatch { count_entry: "ndim".into(), reference: "shape".into(), expected: 2, found: 3 },
 /// );
 /// assert_eq!(
 ///     err.to_string(),
 ///     "b2nd_v1: in chunkshape: expected 2 elements (the length of shape, both counted by ndim), found 3"
 /// );
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodeError {
-    schema: &'static str,
+    schema: Name,
     path: Path,
     kind: EncodeErrorKind,
 }
@@ -833,8 +974,12 @@ impl EncodeError {
     /// let err = EncodeError::new("b2nd_v1", Path::CONTAINER, EncodeErrorKind::BufferTooSmall { needed: 53, available: 8 });
     /// assert_eq!(err.to_string(), "b2nd_v1: expected a buffer of at least 53 bytes, found 8");
     /// ```
-    pub const fn new(schema: &'static str, path: Path, kind: EncodeErrorKind) -> Self {
-        EncodeError { schema, path, kind }
+    pub fn new(schema: impl Into<Name>, path: Path, kind: EncodeErrorKind) -> Self {
+        EncodeError {
+            schema: schema.into(),
+            path,
+            kind,
+        }
     }
 
     /// The schema whose encoder refused the values.
@@ -844,8 +989,8 @@ impl EncodeError {
     /// let err = EncodeError::new("b2nd_v1", Path::entry(&"dtype"), EncodeErrorKind::StringTooLong { wire: "str8", max: 255, found: 300 });
     /// assert_eq!(err.schema(), "b2nd_v1");
     /// ```
-    pub const fn schema(&self) -> &'static str {
-        self.schema
+    pub fn schema(&self) -> &str {
+        self.schema.get()
     }
 
     /// The entry whose value was refused.
@@ -853,10 +998,10 @@ impl EncodeError {
     /// ```
     /// # use metalayer_runtime::{EncodeError, EncodeErrorKind, Path};
     /// let err = EncodeError::new("b2nd_v1", Path::entry(&"dtype"), EncodeErrorKind::StringTooLong { wire: "str8", max: 255, found: 300 });
-    /// assert_eq!(err.path(), Path::entry(&"dtype"));
+    /// assert_eq!(err.path(), &Path::entry(&"dtype"));
     /// ```
-    pub const fn path(&self) -> Path {
-        self.path
+    pub const fn path(&self) -> &Path {
+        &self.path
     }
 
     /// What was wrong.
@@ -866,8 +1011,8 @@ impl EncodeError {
     /// let err = EncodeError::new("b2nd_v1", Path::entry(&"dtype"), EncodeErrorKind::StringTooLong { wire: "str8", max: 255, found: 300 });
     /// assert!(matches!(err.kind(), EncodeErrorKind::StringTooLong { found: 300, .. }));
     /// ```
-    pub const fn kind(&self) -> EncodeErrorKind {
-        self.kind
+    pub const fn kind(&self) -> &EncodeErrorKind {
+        &self.kind
     }
 
     /// The same error with its path seen from `outer` (see [`DecodeError::within`]).
@@ -878,7 +1023,7 @@ impl EncodeError {
     /// assert_eq!(err.within(Path::entry(&"meta")).path().to_string(), "meta.name");
     /// ```
     #[must_use]
-    pub const fn within(self, outer: Path) -> Self {
+    pub fn within(self, outer: Path) -> Self {
         EncodeError {
             path: self.path.within(outer),
             ..self
@@ -888,7 +1033,7 @@ impl EncodeError {
 
 impl fmt::Display for DecodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
+        match self {
             DecodeErrorKind::Marker { wire, expected, found } => {
                 write!(f, "expected {wire} marker {expected:#04x}, found {found:#04x}")
             }
@@ -905,7 +1050,7 @@ impl fmt::Display for DecodeErrorKind {
                 write!(f, "expected positive fixint 0x00..=0x7f, found {found:#04x}")
             }
             DecodeErrorKind::Truncated { needed, available } => {
-                let s = if needed == 1 { "" } else { "s" };
+                let s = if *needed == 1 { "" } else { "s" };
                 write!(f, "expected {needed} more byte{s}, found {available}")
             }
             DecodeErrorKind::Constant { expected, found } => write!(f, "expected constant {expected}, found {found}"),
@@ -915,38 +1060,38 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::InvalidUtf8 { valid_up_to } => write!(
                 f,
                 "expected UTF-8 text, found an invalid sequence after {}",
-                Count(valid_up_to, "valid byte", "valid bytes")
+                Count(*valid_up_to, "valid byte", "valid bytes")
             ),
             DecodeErrorKind::Capacity { capacity, found } => write!(
                 f,
                 "expected at most {} (the field's capacity), found {found}",
-                Count(capacity, "element", "elements")
+                Count(*capacity, "element", "elements")
             ),
             DecodeErrorKind::StrCapacity { capacity, found } => write!(
                 f,
                 "expected at most {} (the field's capacity), found {found}",
-                Count(capacity, "byte", "bytes")
+                Count(*capacity, "byte", "bytes")
             ),
             DecodeErrorKind::FixedBytes { expected, found } => write!(
                 f,
                 "expected exactly {} (the field's array length), found {found}",
-                Count(expected, "byte", "bytes")
+                Count(*expected, "byte", "bytes")
             ),
             DecodeErrorKind::Length { expected, found } => write!(
                 f,
                 "expected a length of {}, found {found}",
-                Count(expected as usize, "byte", "bytes")
+                Count(*expected as usize, "byte", "bytes")
             ),
             DecodeErrorKind::FixedLength { expected, found } => write!(
                 f,
                 "expected exactly {} (the field's array length), found {found}",
-                Count(expected, "element", "elements")
+                Count(*expected, "element", "elements")
             ),
             DecodeErrorKind::TrailingBytes { count } => {
                 write!(
                     f,
                     "expected end of input, found {}",
-                    Count(count, "trailing byte", "trailing bytes")
+                    Count(*count, "trailing byte", "trailing bytes")
                 )
             }
             DecodeErrorKind::Family { expected, found } => {
@@ -954,9 +1099,9 @@ impl fmt::Display for DecodeErrorKind {
                     f,
                     "expected {} ({}), found {found:#04x}",
                     expected.name(),
-                    FamilyMarkers(expected)
+                    FamilyMarkers(*expected)
                 )?;
-                match Wire::of_marker(found) {
+                match Wire::of_marker(*found) {
                     Some(w) => write!(f, " ({})", w.name()),
                     None => f.write_str(" (never used)"),
                 }
@@ -980,7 +1125,7 @@ impl fmt::Display for DecodeErrorKind {
             }
             DecodeErrorKind::Entries { min, max, found } => {
                 if min == max {
-                    write!(f, "expected {}, found {found}", Count(min, "entry", "entries"))
+                    write!(f, "expected {}, found {found}", Count(*min, "entry", "entries"))
                 } else {
                     write!(f, "expected {min}..={max} entries, found {found}")
                 }
@@ -1007,12 +1152,12 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::Together { first, last, found } => write!(
                 f,
                 "expected {first} and {last} both present or both absent, found {}, which end between them",
-                Count(found, "entry", "entries")
+                Count(*found, "entry", "entries")
             ),
             DecodeErrorKind::TimestampLength { found } => write!(
                 f,
                 "expected a timestamp of 4, 8 or 12 bytes in its form, found {}",
-                Count(found, "byte", "bytes")
+                Count(*found, "byte", "bytes")
             ),
             DecodeErrorKind::Nanoseconds { found } => {
                 write!(f, "expected nanoseconds in 0..=999999999, found {found}")
@@ -1041,7 +1186,7 @@ impl core::error::Error for DecodeError {}
 
 impl fmt::Display for EncodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
+        match self {
             EncodeErrorKind::LengthMismatch {
                 count_entry,
                 reference,
@@ -1050,7 +1195,7 @@ impl fmt::Display for EncodeErrorKind {
             } => write!(
                 f,
                 "expected {} (the length of {reference}, both counted by {count_entry}), found {found}",
-                Count(expected, "element", "elements")
+                Count(*expected, "element", "elements")
             ),
             EncodeErrorKind::CountOutOfRange {
                 count_entry,
@@ -1065,7 +1210,7 @@ impl fmt::Display for EncodeErrorKind {
                 write!(f, "expected a value in {min}..={max}, found {found}")
             }
             EncodeErrorKind::StringTooLong { wire, max, found } => {
-                let s = if max == 1 { "" } else { "s" };
+                let s = if *max == 1 { "" } else { "s" };
                 write!(f, "expected at most {max} byte{s} for {wire}, found {found}")
             }
             EncodeErrorKind::Length { wire, min, max, found } => {
@@ -1095,7 +1240,7 @@ impl fmt::Display for EncodeErrorKind {
             EncodeErrorKind::BufferTooSmall { needed, available } => write!(
                 f,
                 "expected a buffer of at least {}, found {available}",
-                Count(needed, "byte", "bytes")
+                Count(*needed, "byte", "bytes")
             ),
         }
     }

@@ -14,8 +14,8 @@
 //! // The caterva layout starts with a fixarray of 5, version 0 and ndim.
 //! let mut d = Decoder::new(&[0x95, 0x00, 0x02], "caterva_v0");
 //! d.container(0x95)?;
-//! assert_eq!(d.fixint(Path::entry(&"version"))?, 0);
-//! assert_eq!(d.fixint(Path::entry(&"ndim"))?, 2);
+//! assert_eq!(d.fixint(&Path::entry(&"version"))?, 0);
+//! assert_eq!(d.fixint(&Path::entry(&"ndim"))?, 2);
 //! # Ok::<(), metalayer_runtime::DecodeError>(())
 //! ```
 #![no_std]
@@ -33,6 +33,7 @@ mod encode;
 mod error;
 mod fallback;
 mod field;
+mod name;
 mod read;
 mod timestamp;
 mod value;
@@ -47,6 +48,7 @@ pub use dispatch::{
 pub use encode::Encoder;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Int, PATH_DEPTH, Path};
 pub use field::{ArrayField, StrField};
+pub use name::Name;
 pub use timestamp::{NANOS_MAX, TIMESTAMP_EXT_TYPE, TIMESTAMP_FORMS, Timestamp, TimestampField};
 pub use value::{BinField, BoolValue, Ext, ExtField, FloatValue, IntValue, OptionField, Pair, Record};
 
@@ -222,7 +224,7 @@ pub mod __alloc {
 ///     fn decode_prefix(input: &'de [u8]) -> Result<(Self, usize), DecodeError> {
 ///         let mut d = Decoder::new(input, Self::SCHEMA);
 ///         d.container(0x91)?;
-///         let v = d.fixint(Path::entry(&"value"))?;
+///         let v = d.fixint(&Path::entry(&"value"))?;
 ///         Ok((Tiny(v), d.position()))
 ///     }
 /// }
@@ -250,7 +252,7 @@ pub trait Decode<'de>: Metalayer + Sized {
     /// #     fn decode_prefix(input: &'de [u8]) -> Result<(Self, usize), DecodeError> {
     /// #         let mut d = Decoder::new(input, Self::SCHEMA);
     /// #         d.container(0x91)?;
-    /// #         let v = d.fixint(Path::entry(&"value"))?;
+    /// #         let v = d.fixint(&Path::entry(&"value"))?;
     /// #         Ok((Tiny(v), d.position()))
     /// #     }
     /// # }
@@ -275,7 +277,7 @@ pub trait Decode<'de>: Metalayer + Sized {
     /// #     fn decode_prefix(input: &'de [u8]) -> Result<(Self, usize), DecodeError> {
     /// #         let mut d = Decoder::new(input, Self::SCHEMA);
     /// #         d.container(0x91)?;
-    /// #         let v = d.fixint(Path::entry(&"value"))?;
+    /// #         let v = d.fixint(&Path::entry(&"value"))?;
     /// #         Ok((Tiny(v), d.position()))
     /// #     }
     /// # }

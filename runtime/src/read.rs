@@ -3,6 +3,7 @@
 
 use crate::decode::Decoder;
 use crate::error::{DecodeError, DecodeErrorKind, Int, Path};
+use crate::name::Name;
 use crate::wire::{Family, Wire, marker};
 
 /// Big-endian bytes to an unsigned number.
@@ -19,12 +20,12 @@ impl<'de> Decoder<'de> {
     /// Reads the marker byte and returns it with its wire type, checking that it belongs to
     /// `family`.
     #[inline]
-    fn family_marker(&mut self, family: Family, path: Path) -> Result<(u8, Wire), DecodeError> {
+    fn family_marker(&mut self, family: Family, path: &Path) -> Result<(u8, Wire), DecodeError> {
         let at = self.position();
         let found = self.byte(path)?;
         match Wire::of_marker(found) {
             Some(w) if w.family() == family => Ok((found, w)),
-            _ => Err(self.error_at(
+            _ => Err(self.fail(
                 at,
                 path,
                 DecodeErrorKind::Family {
@@ -40,13 +41,13 @@ impl<'de> Decoder<'de> {
     /// ```
     /// use metalayer_runtime::{Decoder, Path};
     ///
-    /// Decoder::new(&[0xc0], "x").nil(Path::entry(&"n"))?;
-    /// let err = Decoder::new(&[0xc2], "x").nil(Path::entry(&"n")).unwrap_err();
+    /// Decoder::new(&[0xc0], "x").nil(&Path::entry(&"n"))?;
+    /// let err = Decoder::new(&[0xc2], "x").nil(&Path::entry(&"n")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x00 in n: expected nil marker 0xc0, found 0xc2");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn nil(&mut self, path: Path) -> Result<(), DecodeError> {
+    pub fn nil(&mut self, path: &Path) -> Result<(), DecodeError> {
         self.marker(marker::NIL, "nil", path)
     }
 
@@ -55,13 +56,13 @@ impl<'de> Decoder<'de> {
     /// ```
     /// use metalayer_runtime::{Decoder, Path};
     ///
-    /// assert!(Decoder::new(&[0xc3], "x").bool(Path::entry(&"b"))?);
-    /// let err = Decoder::new(&[0x01], "x").bool(Path::entry(&"b")).unwrap_err();
+    /// assert!(Decoder::new(&[0xc3], "x").bool(&Path::entry(&"b"))?);
+    /// let err = Decoder::new(&[0x01], "x").bool(&Path::entry(&"b")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x00 in b: expected bool (0xc2..=0xc3), found 0x01 (fixint)");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn bool(&mut self, path: Path) -> Result<bool, DecodeError> {
+    pub fn bool(&mut self, path: &Path) -> Result<bool, DecodeError> {
         let (found, _) = self.family_marker(Family::Bool, path)?;
         Ok(found == marker::TRUE)
     }
@@ -71,16 +72,16 @@ impl<'de> Decoder<'de> {
     /// ```
     /// use metalayer_runtime::{Decoder, Path};
     ///
-    /// assert_eq!(Decoder::new(&[0xfb], "x").neg_fixint(Path::entry(&"v"))?, -5);
-    /// assert!(Decoder::new(&[0x05], "x").neg_fixint(Path::entry(&"v")).is_err());
+    /// assert_eq!(Decoder::new(&[0xfb], "x").neg_fixint(&Path::entry(&"v"))?, -5);
+    /// assert!(Decoder::new(&[0x05], "x").neg_fixint(&Path::entry(&"v")).is_err());
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn neg_fixint(&mut self, path: Path) -> Result<i8, DecodeError> {
+    pub fn neg_fixint(&mut self, path: &Path) -> Result<i8, DecodeError> {
         let at = self.position();
         let found = self.byte(path)?;
         if found < marker::NEGFIXINT {
-            return Err(self.error_at(
+            return Err(self.fail(
                 at,
                 path,
                 DecodeErrorKind::Marker {
@@ -100,16 +101,16 @@ impl<'de> Decoder<'de> {
     /// ```
     /// use metalayer_runtime::{Decoder, Path};
     ///
-    /// assert_eq!(Decoder::new(&[0xcd, 0x01, 0x2c], "x").any_int(true, Path::entry(&"v"))?, 300);
-    /// assert_eq!(Decoder::new(&[0xfb], "x").any_int(true, Path::entry(&"v"))?, -5);
+    /// assert_eq!(Decoder::new(&[0xcd, 0x01, 0x2c], "x").any_int(true, &Path::entry(&"v"))?, 300);
+    /// assert_eq!(Decoder::new(&[0xfb], "x").any_int(true, &Path::entry(&"v"))?, -5);
     /// let wide = [0xd3, 0, 0, 0, 0, 0, 0, 0, 3];
-    /// assert_eq!(Decoder::new(&wide, "x").any_int(false, Path::entry(&"v"))?, 3);
-    /// let err = Decoder::new(&wide, "x").any_int(true, Path::entry(&"v")).unwrap_err();
+    /// assert_eq!(Decoder::new(&wide, "x").any_int(false, &Path::entry(&"v"))?, 3);
+    /// let err = Decoder::new(&wide, "x").any_int(true, &Path::entry(&"v")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x00 in v: expected the smallest encoding fixint, found int64");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn any_int(&mut self, smallest: bool, path: Path) -> Result<i128, DecodeError> {
+    pub fn any_int(&mut self, smallest: bool, path: &Path) -> Result<i128, DecodeError> {
         let at = self.position();
         let (found, wire) = self.family_marker(Family::Int, path)?;
         let value = match wire {
@@ -130,7 +131,7 @@ impl<'de> Decoder<'de> {
         if smallest {
             let expected = Wire::smallest_int(value).unwrap_or(wire);
             if expected != wire {
-                return Err(self.error_at(at, path, DecodeErrorKind::NotSmallest { expected, found: wire }));
+                return Err(self.fail(at, path, DecodeErrorKind::NotSmallest { expected, found: wire }));
             }
         }
         Ok(value)
@@ -142,12 +143,12 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(b"abc", "x");
-    /// assert_eq!(d.bytes(2, Path::entry(&"v"))?, b"ab");
-    /// assert!(d.bytes(2, Path::entry(&"v")).is_err());
+    /// assert_eq!(d.bytes(2, &Path::entry(&"v"))?, b"ab");
+    /// assert!(d.bytes(2, &Path::entry(&"v")).is_err());
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn bytes(&mut self, len: usize, path: Path) -> Result<&'de [u8], DecodeError> {
+    pub fn bytes(&mut self, len: usize, path: &Path) -> Result<&'de [u8], DecodeError> {
         self.require(len, path)?;
         let start = self.position();
         self.advance(len);
@@ -160,16 +161,16 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[], "x");
-    /// assert_eq!(d.utf8(b"ok", 0, Path::entry(&"s"))?, "ok");
-    /// let err = d.utf8(b"a\xff", 4, Path::entry(&"s")).unwrap_err();
+    /// assert_eq!(d.utf8(b"ok", 0, &Path::entry(&"s"))?, "ok");
+    /// let err = d.utf8(b"a\xff", 4, &Path::entry(&"s")).unwrap_err();
     /// assert_eq!(err.offset(), 5);
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn utf8(&self, bytes: &'de [u8], start: usize, path: Path) -> Result<&'de str, DecodeError> {
+    pub fn utf8(&self, bytes: &'de [u8], start: usize, path: &Path) -> Result<&'de str, DecodeError> {
         core::str::from_utf8(bytes).map_err(|e| {
             let valid_up_to = e.valid_up_to();
-            self.error_at(start + valid_up_to, path, DecodeErrorKind::InvalidUtf8 { valid_up_to })
+            self.fail(start + valid_up_to, path, DecodeErrorKind::InvalidUtf8 { valid_up_to })
         })
     }
 
@@ -179,14 +180,14 @@ impl<'de> Decoder<'de> {
     /// ```
     /// use metalayer_runtime::{Decoder, Path, wire::Wire};
     ///
-    /// assert_eq!(Decoder::new(&[0xa3], "x").header(Wire::FixStr, Path::entry(&"s"))?, 3);
-    /// assert_eq!(Decoder::new(&[0xdc, 0x01, 0x00], "x").header(Wire::Array16, Path::entry(&"a"))?, 256);
-    /// let err = Decoder::new(&[0xdd], "x").header(Wire::Array16, Path::entry(&"a")).unwrap_err();
+    /// assert_eq!(Decoder::new(&[0xa3], "x").header(Wire::FixStr, &Path::entry(&"s"))?, 3);
+    /// assert_eq!(Decoder::new(&[0xdc, 0x01, 0x00], "x").header(Wire::Array16, &Path::entry(&"a"))?, 256);
+    /// let err = Decoder::new(&[0xdd], "x").header(Wire::Array16, &Path::entry(&"a")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x00 in a: expected array16 marker 0xdc, found 0xdd");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn header(&mut self, wire: Wire, path: Path) -> Result<usize, DecodeError> {
+    pub fn header(&mut self, wire: Wire, path: &Path) -> Result<usize, DecodeError> {
         let at = self.position();
         match wire.marker() {
             Some(m) => {
@@ -198,7 +199,7 @@ impl<'de> Decoder<'de> {
                 let (lo, hi) = wire.markers();
                 let found = self.byte(path)?;
                 if found < lo || found > hi {
-                    return Err(self.error_at(
+                    return Err(self.fail(
                         at,
                         path,
                         DecodeErrorKind::Marker {
@@ -219,13 +220,13 @@ impl<'de> Decoder<'de> {
     /// ```
     /// use metalayer_runtime::{Decoder, Path, wire::Family};
     ///
-    /// assert_eq!(Decoder::new(&[0x93], "x").any_header(Family::Array, true, Path::entry(&"a"))?, 3);
-    /// let err = Decoder::new(&[0xd9, 0x03], "x").any_header(Family::Str, true, Path::entry(&"s")).unwrap_err();
+    /// assert_eq!(Decoder::new(&[0x93], "x").any_header(Family::Array, true, &Path::entry(&"a"))?, 3);
+    /// let err = Decoder::new(&[0xd9, 0x03], "x").any_header(Family::Str, true, &Path::entry(&"s")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x00 in s: expected the smallest encoding fixstr, found str8");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn any_header(&mut self, family: Family, smallest: bool, path: Path) -> Result<usize, DecodeError> {
+    pub fn any_header(&mut self, family: Family, smallest: bool, path: &Path) -> Result<usize, DecodeError> {
         let at = self.position();
         let (found, wire) = self.family_marker(family, path)?;
         let len = match wire.marker() {
@@ -235,7 +236,7 @@ impl<'de> Decoder<'de> {
         if smallest {
             let expected = Wire::smallest_len(family, len).unwrap_or(wire);
             if expected != wire {
-                return Err(self.error_at(at, path, DecodeErrorKind::NotSmallest { expected, found: wire }));
+                return Err(self.fail(at, path, DecodeErrorKind::NotSmallest { expected, found: wire }));
             }
         }
         Ok(usize::try_from(len).unwrap_or(usize::MAX))
@@ -248,11 +249,11 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path, wire::Wire};
     ///
     /// let mut d = Decoder::new(&[0xd8, 0x06], "x");
-    /// assert_eq!(d.ext_header(Wire::FixExt16, Path::entry(&"filters"))?, (6, 16));
+    /// assert_eq!(d.ext_header(Wire::FixExt16, &Path::entry(&"filters"))?, (6, 16));
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn ext_header(&mut self, wire: Wire, path: Path) -> Result<(i8, usize), DecodeError> {
+    pub fn ext_header(&mut self, wire: Wire, path: &Path) -> Result<(i8, usize), DecodeError> {
         let m = wire.marker().unwrap_or(marker::EXT32);
         self.marker(m, wire.name(), path)?;
         let len = match wire.fixext_len() {
@@ -270,11 +271,11 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let mut d = Decoder::new(&[0xc7, 0x03, 0x2a], "x");
-    /// assert_eq!(d.any_ext_header(true, Path::entry(&"e"))?, (42, 3));
+    /// assert_eq!(d.any_ext_header(true, &Path::entry(&"e"))?, (42, 3));
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn any_ext_header(&mut self, smallest: bool, path: Path) -> Result<(i8, usize), DecodeError> {
+    pub fn any_ext_header(&mut self, smallest: bool, path: &Path) -> Result<(i8, usize), DecodeError> {
         let at = self.position();
         let (_, wire) = self.family_marker(Family::Ext, path)?;
         let len = match wire.fixext_len() {
@@ -284,7 +285,7 @@ impl<'de> Decoder<'de> {
         if smallest {
             let expected = Wire::smallest_len(Family::Ext, len).unwrap_or(wire);
             if expected != wire {
-                return Err(self.error_at(at, path, DecodeErrorKind::NotSmallest { expected, found: wire }));
+                return Err(self.fail(at, path, DecodeErrorKind::NotSmallest { expected, found: wire }));
             }
         }
         let ty = self.byte(path)? as i8;
@@ -298,7 +299,7 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[], "x");
-    /// let err = d.count(1, 2, 3, "ndim", Path::entry(&"shape")).unwrap_err();
+    /// let err = d.count(1, 2, 3, "ndim", &Path::entry(&"shape")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x01 in shape: expected a count of 2 (ndim), found 3");
     /// ```
     #[inline]
@@ -308,14 +309,14 @@ impl<'de> Decoder<'de> {
         expected: usize,
         found: usize,
         count_entry: &'static str,
-        path: Path,
+        path: &Path,
     ) -> Result<(), DecodeError> {
         if expected != found {
-            return Err(self.error_at(
+            return Err(self.fail(
                 at,
                 path,
                 DecodeErrorKind::Count {
-                    count_entry,
+                    count_entry: Name::new(count_entry),
                     expected: expected as u64,
                     found: found as u64,
                 },
@@ -332,12 +333,12 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[], "x");
-    /// let err = d.together(0, 6, (5, "dtype_format"), (6, "dtype"), Path::CONTAINER).unwrap_err();
+    /// let err = d.together(0, 6, (5, "dtype_format"), (6, "dtype"), &Path::CONTAINER).unwrap_err();
     /// assert_eq!(
     ///     err.to_string(),
     ///     "x: at byte 0x00 in the container: expected dtype_format and dtype both present or both absent, found 6 entries, which end between them"
     /// );
-    /// assert!(d.together(0, 7, (5, "dtype_format"), (6, "dtype"), Path::CONTAINER).is_ok());
+    /// assert!(d.together(0, 7, (5, "dtype_format"), (6, "dtype"), &Path::CONTAINER).is_ok());
     /// ```
     #[inline]
     pub fn together(
@@ -346,10 +347,18 @@ impl<'de> Decoder<'de> {
         found: usize,
         (first_at, first): (usize, &'static str),
         (last_at, last): (usize, &'static str),
-        path: Path,
+        path: &Path,
     ) -> Result<(), DecodeError> {
         if found > first_at && found <= last_at {
-            return Err(self.error_at(at, path, DecodeErrorKind::Together { first, last, found }));
+            return Err(self.fail(
+                at,
+                path,
+                DecodeErrorKind::Together {
+                    first: Name::new(first),
+                    last: Name::new(last),
+                    found,
+                },
+            ));
         }
         Ok(())
     }
@@ -361,18 +370,18 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[], "x");
-    /// let err = d.length(0, 32, 31, Path::entry(&"digest")).unwrap_err();
+    /// let err = d.length(0, 32, 31, &Path::entry(&"digest")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x00 in digest: expected a length of 32 bytes, found 31");
-    /// assert!(d.length(0, 32, 32, Path::entry(&"digest")).is_ok());
+    /// assert!(d.length(0, 32, 32, &Path::entry(&"digest")).is_ok());
     /// ```
     #[inline]
-    pub fn length(&self, at: usize, expected: usize, found: usize, path: Path) -> Result<(), DecodeError> {
+    pub fn length(&self, at: usize, expected: usize, found: usize, path: &Path) -> Result<(), DecodeError> {
         if expected != found {
             let kind = DecodeErrorKind::Length {
                 expected: expected as u64,
                 found: found as u64,
             };
-            return Err(self.error_at(at, path, kind));
+            return Err(self.fail(at, path, kind));
         }
         Ok(())
     }
@@ -383,13 +392,13 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[], "x");
-    /// let err = d.entries(0, 4, 5, 7, Path::CONTAINER).unwrap_err();
+    /// let err = d.entries(0, 4, 5, 7, &Path::CONTAINER).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x00 in the container: expected 5..=7 entries, found 4");
     /// ```
     #[inline]
-    pub fn entries(&self, at: usize, found: usize, min: usize, max: usize, path: Path) -> Result<(), DecodeError> {
+    pub fn entries(&self, at: usize, found: usize, min: usize, max: usize, path: &Path) -> Result<(), DecodeError> {
         if found < min || found > max {
-            return Err(self.error_at(
+            return Err(self.fail(
                 at,
                 path,
                 DecodeErrorKind::Entries {
@@ -409,12 +418,12 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[1, 2, 3], "x");
-    /// assert!(d.fits(3, 1, Path::entry(&"a")).is_ok());
-    /// let err = d.fits(0xffff_ffff, 1, Path::entry(&"a")).unwrap_err();
+    /// assert!(d.fits(3, 1, &Path::entry(&"a")).is_ok());
+    /// let err = d.fits(0xffff_ffff, 1, &Path::entry(&"a")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x00 in a: expected 4294967295 more bytes, found 3");
     /// ```
     #[inline]
-    pub fn fits(&self, count: usize, min_size: usize, path: Path) -> Result<(), DecodeError> {
+    pub fn fits(&self, count: usize, min_size: usize, path: &Path) -> Result<(), DecodeError> {
         self.require(count.saturating_mul(min_size), path)
     }
 
@@ -424,18 +433,24 @@ impl<'de> Decoder<'de> {
     /// ```
     /// use metalayer_runtime::{Decoder, Path};
     ///
-    /// Decoder::new(b"\xa4kind", "x").key("kind", Path::entry(&"kind"))?;
-    /// let err = Decoder::new(b"\xa4kine", "x").key("kind", Path::entry(&"kind")).unwrap_err();
+    /// Decoder::new(b"\xa4kind", "x").key("kind", &Path::entry(&"kind"))?;
+    /// let err = Decoder::new(b"\xa4kine", "x").key("kind", &Path::entry(&"kind")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x00 in kind: expected key \"kind\", found another key");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
     #[inline]
-    pub fn key(&mut self, expected: &'static str, path: Path) -> Result<(), DecodeError> {
+    pub fn key(&mut self, expected: &'static str, path: &Path) -> Result<(), DecodeError> {
         let at = self.position();
         let len = self.any_header(Family::Str, true, path)?;
         let bytes = self.bytes(len, path)?;
         if bytes != expected.as_bytes() {
-            return Err(self.error_at(at, path, DecodeErrorKind::Key { expected }));
+            return Err(self.fail(
+                at,
+                path,
+                DecodeErrorKind::Key {
+                    expected: Name::new(expected),
+                },
+            ));
         }
         Ok(())
     }
@@ -447,7 +462,7 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[], "x");
-    /// let err = d.constant_bytes(1, b"b2frame\x01", b"b2frame\0", Path::entry(&"magic")).unwrap_err();
+    /// let err = d.constant_bytes(1, b"b2frame\x01", b"b2frame\0", &Path::entry(&"magic")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x01 in magic: expected constant \"b2frame\\0\", found another value");
     /// ```
     #[inline]
@@ -456,10 +471,16 @@ impl<'de> Decoder<'de> {
         at: usize,
         found: &[u8],
         expected: &'static [u8],
-        path: Path,
+        path: &Path,
     ) -> Result<(), DecodeError> {
         if found != expected {
-            return Err(self.error_at(at, path, DecodeErrorKind::ConstantBytes { expected }));
+            return Err(self.fail(
+                at,
+                path,
+                DecodeErrorKind::ConstantBytes {
+                    expected: Name::new(expected),
+                },
+            ));
         }
         Ok(())
     }
@@ -470,8 +491,8 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[], "x");
-    /// assert!(d.named(0, 0, &[0], "numpy = 0", Path::entry(&"dtype_format")).is_ok());
-    /// let err = d.named(0, 3, &[0], "numpy = 0", Path::entry(&"dtype_format")).unwrap_err();
+    /// assert!(d.named(0, 0, &[0], "numpy = 0", &Path::entry(&"dtype_format")).is_ok());
+    /// let err = d.named(0, 3, &[0], "numpy = 0", &Path::entry(&"dtype_format")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x00 in dtype_format: expected one of numpy = 0, found 3");
     /// ```
     #[inline]
@@ -481,14 +502,14 @@ impl<'de> Decoder<'de> {
         found: i128,
         values: &[i128],
         names: &'static str,
-        path: Path,
+        path: &Path,
     ) -> Result<(), DecodeError> {
         if !values.contains(&found) {
-            return Err(self.error_at(
+            return Err(self.fail(
                 at,
                 path,
                 DecodeErrorKind::NotNamed {
-                    names,
+                    names: Name::new(names),
                     found: Int::new(found),
                 },
             ));
@@ -502,13 +523,13 @@ impl<'de> Decoder<'de> {
     /// use metalayer_runtime::{Decoder, Path};
     ///
     /// let d = Decoder::new(&[], "x");
-    /// let err = d.ext_type(1, 5, 6, Path::entry(&"filters")).unwrap_err();
+    /// let err = d.ext_type(1, 5, 6, &Path::entry(&"filters")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x01 in filters: expected ext type 6, found 5");
     /// ```
     #[inline]
-    pub fn ext_type(&self, at: usize, found: i8, expected: i8, path: Path) -> Result<(), DecodeError> {
+    pub fn ext_type(&self, at: usize, found: i8, expected: i8, path: &Path) -> Result<(), DecodeError> {
         if found != expected {
-            return Err(self.error_at(at, path, DecodeErrorKind::ExtType { expected, found }));
+            return Err(self.fail(at, path, DecodeErrorKind::ExtType { expected, found }));
         }
         Ok(())
     }

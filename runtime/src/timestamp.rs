@@ -309,13 +309,13 @@ impl Decoder<'_> {
     /// use metalayer_runtime::{Decoder, Path, Timestamp};
     ///
     /// let mut d = Decoder::new(&[0xd6, 0xff, 0, 0, 0, 1], "x");
-    /// assert_eq!(d.timestamp(None, true, Path::entry(&"t"))?, Timestamp { seconds: 1, nanoseconds: 0 });
+    /// assert_eq!(d.timestamp(None, true, &Path::entry(&"t"))?, Timestamp { seconds: 1, nanoseconds: 0 });
     /// let mut d = Decoder::new(&[0xd7, 0xff, 0, 0, 0, 0, 0, 0, 0, 1], "x");
-    /// let err = d.timestamp(None, true, Path::entry(&"t")).unwrap_err();
+    /// let err = d.timestamp(None, true, &Path::entry(&"t")).unwrap_err();
     /// assert_eq!(err.to_string(), "x: at byte 0x00 in t: expected the smallest encoding fixext4, found fixext8");
     /// # Ok::<(), metalayer_runtime::DecodeError>(())
     /// ```
-    pub fn timestamp(&mut self, wire: Option<Wire>, smallest: bool, path: Path) -> Result<Timestamp, DecodeError> {
+    pub fn timestamp(&mut self, wire: Option<Wire>, smallest: bool, path: &Path) -> Result<Timestamp, DecodeError> {
         let at = self.position();
         let (ty, len) = match wire {
             Some(w) => self.ext_header(w, path)?,
@@ -328,17 +328,17 @@ impl Decoder<'_> {
             _ => Wire::Ext8,
         };
         if !matches!(len, 4 | 8 | 12) || wire.is_some_and(|w| w != form) {
-            return Err(self.error_at(at, path, DecodeErrorKind::TimestampLength { found: len }));
+            return Err(self.fail(at, path, DecodeErrorKind::TimestampLength { found: len }));
         }
         let data_at = self.position();
         let data = self.bytes(len, path)?;
-        let t = Timestamp::from_data(data).map_err(|kind| self.error_at(data_at, path, kind))?;
+        let t = Timestamp::from_data(data).map_err(|kind| self.fail(data_at, path, kind))?;
         if smallest && wire.is_none() && t.smallest_wire() != form {
             let kind = DecodeErrorKind::NotSmallest {
                 expected: t.smallest_wire(),
                 found: form,
             };
-            return Err(self.error_at(at, path, kind));
+            return Err(self.fail(at, path, kind));
         }
         Ok(t)
     }

@@ -490,7 +490,7 @@ impl FrameError {
         let entry = if error.path().is_end() {
             Entry::End
         } else {
-            Entry::Path(error.path())
+            Entry::Path(error.path().clone())
         };
         let error = Box::new(error);
         FrameError::at(offset, section, entry, FrameErrorKind::Decode { error, end })
@@ -842,7 +842,7 @@ fn write_decode(f: &mut fmt::Formatter<'_>, error: &DecodeError, place: &Place, 
                 .filter(|w| w.marker().is_none())
                 .map(Wire::markers)
             {
-                Some((lo, hi)) if lo < hi && expected == lo => {
+                Some((lo, hi)) if lo < hi && *expected == lo => {
                     write!(f, "expected {wire} marker 0x{lo:02x}..=0x{hi:02x}, found 0x{found:02x}")?
                 }
                 _ => write!(f, "{}", error.kind())?,

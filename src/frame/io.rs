@@ -158,7 +158,7 @@ fn contents_framing(
     let mut pos = TRAILER_SECTION_AT + SECTION_PAIRS_AT;
     for _ in 0..count {
         let mut d = Decoder::new(t.get(pos..).unwrap_or_default(), "frame_trailer_v1");
-        let Ok(name_len) = d.any_header(Family::Str, false, metalayer_runtime::Path::CONTAINER) else {
+        let Ok(name_len) = d.any_header(Family::Str, false, &metalayer_runtime::Path::CONTAINER) else {
             return Ok(false);
         };
         // The name, then the offset: 0xd2 and an int32.

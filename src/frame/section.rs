@@ -128,7 +128,7 @@ impl SectionAt {
 
     /// When the decoder found a content shorter than its length says: the error at the length.
     fn content_past_end(&self, error: &DecodeError, buf: &[u8]) -> Option<FrameError> {
-        let DecodeErrorKind::Truncated { needed, .. } = error.kind() else {
+        let &DecodeErrorKind::Truncated { needed, .. } = error.kind() else {
             return None;
         };
         let (entry, index) = (error.path().level(0)?, error.path().level(1)?);

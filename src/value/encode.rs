@@ -9,10 +9,11 @@ use std::fmt;
 
 use metalayer_layout::{Const, Count, Encoding, Entry, ExtType, Layout, Node, Record, Role, Type};
 use metalayer_runtime::wire::{Family, Wire, marker};
-use metalayer_runtime::{EncodeError, EncodeErrorKind, Encoder, Path, Timestamp, check_named, check_range, key_size};
+use metalayer_runtime::{EncodeError, EncodeErrorKind, Encoder, Int, Name, Path, Timestamp, check_range, key_size};
 use serde_json::{Map, Value};
 
-use super::{DEPTH_LIMIT, intern, json};
+use super::place::Place;
+use super::{DEPTH_LIMIT, json};
 
 /// Why JSON does not encode with a layout.
 ///
@@ -29,7 +30,7 @@ pub enum EncodeFailure {
     /// entry, a missing one.
     Json {
         /// The schema's name.
-        schema: &'static str,
+        schema: Name,
         /// Where in the value.
         path: Path,
         /// What was expected and what was found.
@@ -69,8 +70,8 @@ pub fn encode(layout: &Layout, value: &Value) -> Result<Vec<u8>, EncodeFailure> 
     let mut w = Writer::new(layout);
     // A single value is named by its metalayer, as generated code names it.
     let path = match layout.value_name() {
-        Some(name) => Path::entry(intern::name(name)),
-        None => Path::CONTAINER,
+        Some(name) => Place::entry(name),
+        None => Place::CONTAINER,
     };
     w.node(&layout.root, value, path, 0)?;
     w.finish()
@@ -78,7 +79,7 @@ pub fn encode(layout: &Layout, value: &Value) -> Result<Vec<u8>, EncodeFailure> 
 
 /// One write of the runtime's [`Encoder`], planned before the buffer exists.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Op {
+pub(super) enum Op<'k> {
     Byte(u8),
     Int(Wire, i128),
     AnyInt(i128),
@@ -87,12 +88,12 @@ pub(super) enum Op {
     ExtHeader(Wire, i8, usize),
     AnyExtHeader(i8, usize),
     Bytes(Vec<u8>),
-    Key(&'static str),
+    Key(&'k str),
     /// A timestamp in the form given, or its smallest.
     Timestamp(Timestamp, Option<Wire>),
 }
 
-impl Op {
+impl Op<'_> {
     /// The bytes the write takes.
     fn size(&self) -> usize {
         match self {
@@ -128,10 +129,12 @@ impl Op {
 
 /// Sizes the buffer and writes every planned write into it; `schema` names the value in
 /// errors.
-pub(super) fn write_ops(ops: &[Op], schema: &'static str) -> Result<Vec<u8>, EncodeFailure> {
+pub(super) fn write_ops(ops: &[Op<'_>], schema: &str) -> Result<Vec<u8>, EncodeFailure> {
     let size = ops.iter().map(Op::size).sum();
     let mut buf = vec![0; size];
-    let mut e = Encoder::new(&mut buf, size, schema)?;
+    // The buffer is sized to fit: the encoder has no error to give, but it would be named.
+    let mut e = Encoder::new(&mut buf, size, "")
+        .map_err(|e| EncodeError::new(Name::copy_of(schema), e.path().clone(), e.kind().clone()))?;
     for op in ops {
         op.write(&mut e);
     }
@@ -142,12 +145,12 @@ pub(super) fn write_ops(ops: &[Op], schema: &'static str) -> Result<Vec<u8>, Enc
 
 struct Writer<'l> {
     layout: &'l Layout,
-    schema: &'static str,
-    ops: Vec<Op>,
+    schema: &'l str,
+    ops: Vec<Op<'l>>,
     /// The count entries of the record being written, by entry index, once written: the
     /// count, its name and the first entry it counts, for the arrays and maps nested in later
     /// entries that it counts.
-    counts: Vec<Option<(usize, &'static str, &'static str)>>,
+    counts: Vec<Option<(usize, &'l str, &'l str)>>,
     /// The node of the entry being written: its own count was checked with its count entry.
     entry_node: *const Node,
 }
@@ -159,7 +162,7 @@ impl<'l> Writer<'l> {
     fn new(layout: &'l Layout) -> Self {
         Writer {
             layout,
-            schema: intern::text(&layout.schema),
+            schema: &layout.schema,
             ops: Vec::new(),
             counts: Vec::new(),
             entry_node: core::ptr::null(),
@@ -170,16 +173,23 @@ impl<'l> Writer<'l> {
         write_ops(&self.ops, self.schema)
     }
 
-    fn fail(&self, path: Path, message: impl Into<String>) -> EncodeFailure {
+    fn fail(&self, path: Place<'_>, message: impl Into<String>) -> EncodeFailure {
         EncodeFailure::Json {
-            schema: self.schema,
-            path,
+            schema: Name::copy_of(self.schema),
+            path: path.to_path(),
             message: message.into(),
         }
     }
 
-    fn wire_error(&self, path: Path, kind: EncodeErrorKind) -> EncodeFailure {
-        EncodeFailure::Wire(EncodeError::new(self.schema, path, kind))
+    fn wire_error(&self, path: Place<'_>, kind: EncodeErrorKind) -> EncodeFailure {
+        EncodeFailure::Wire(EncodeError::new(Name::copy_of(self.schema), path.to_path(), kind))
+    }
+
+    /// An error of the runtime's checks, given a nameless schema and the container as its
+    /// path, made again with the schema's name and `path`, copied.
+    fn placed(&self, e: EncodeError, path: Place<'_>) -> EncodeFailure {
+        let at = e.path().clone().within(path.to_path());
+        EncodeFailure::Wire(EncodeError::new(Name::copy_of(self.schema), at, e.kind().clone()))
     }
 
     /// What a node's JSON form is, for messages: `an integer (int64)`, `an array of int32`.
@@ -206,14 +216,14 @@ impl<'l> Writer<'l> {
         }
     }
 
-    fn mismatch(&self, node: &Node, value: &Value, path: Path) -> EncodeFailure {
+    fn mismatch(&self, node: &Node, value: &Value, path: Place<'_>) -> EncodeFailure {
         self.fail(
             path,
             format!("expected {}, found {}", self.expected(node), json::kind(value)),
         )
     }
 
-    fn depth(&self, depth: usize, path: Path) -> Result<(), EncodeFailure> {
+    fn depth(&self, depth: usize, path: Place<'_>) -> Result<(), EncodeFailure> {
         if depth >= DEPTH_LIMIT {
             return Err(self.fail(path, format!("expected at most {DEPTH_LIMIT} levels of nesting")));
         }
@@ -221,7 +231,7 @@ impl<'l> Writer<'l> {
     }
 
     /// Plans the writes of one value of `node`.
-    fn node(&mut self, node: &Node, value: &Value, path: Path, depth: usize) -> Result<(), EncodeFailure> {
+    fn node(&mut self, node: &'l Node, value: &Value, path: Place<'l>, depth: usize) -> Result<(), EncodeFailure> {
         match &node.ty {
             Type::Nil => match value {
                 Value::Null => self.ops.push(Op::Byte(marker::NIL)),
@@ -239,10 +249,14 @@ impl<'l> Writer<'l> {
                 let Some(v) = json::as_int(value).or_else(named) else {
                     return Err(self.mismatch(node, value, path));
                 };
-                check_range(self.schema, path, v, t.min, t.max)?;
-                if !t.values.is_empty() {
-                    let values: Vec<i128> = t.values.iter().map(|(_, v)| *v).collect();
-                    check_named(self.schema, path, v, &values, intern::text(&super::named_values(t)))?;
+                check_range("", Path::CONTAINER, v, t.min, t.max).map_err(|e| self.placed(e, path))?;
+                // What `check_named` checks, with the layout's names.
+                if !t.values.is_empty() && !t.values.iter().any(|(_, named)| *named == v) {
+                    let kind = EncodeErrorKind::NotNamed {
+                        names: Name::copy_of(super::named_values(t).as_str()),
+                        found: Int::new(v),
+                    };
+                    return Err(self.wire_error(path, kind));
                 }
                 self.ops.push(match t.encoding {
                     Encoding::Fixed(w) => Op::Int(w, v),
@@ -377,22 +391,29 @@ impl<'l> Writer<'l> {
     }
 
     /// Hex text as bytes, or an error that says what the node expects.
-    fn hex(&self, node: &Node, text: &str, path: Path) -> Result<Vec<u8>, EncodeFailure> {
+    fn hex(&self, node: &Node, text: &str, path: Place<'_>) -> Result<Vec<u8>, EncodeFailure> {
         json::parse_hex(text).map_err(|e| self.fail(path, format!("expected {}: {e}", self.expected(node))))
     }
 
-    fn check_len(&self, path: Path, wire: &'static str, min: u64, max: u64, found: usize) -> Result<(), EncodeFailure> {
-        metalayer_runtime::check_len(self.schema, path, wire, min, max, found).map_err(EncodeFailure::Wire)
+    fn check_len(
+        &self,
+        path: Place<'_>,
+        wire: &'static str,
+        min: u64,
+        max: u64,
+        found: usize,
+    ) -> Result<(), EncodeFailure> {
+        metalayer_runtime::check_len("", Path::CONTAINER, wire, min, max, found).map_err(|e| self.placed(e, path))
     }
 
     /// Plans a timestamp, given as RFC 3339 text, in the form the schema fixes or its smallest.
-    fn timestamp(&mut self, t: &ExtType, value: &Value, node: &Node, path: Path) -> Result<(), EncodeFailure> {
+    fn timestamp(&mut self, t: &ExtType, value: &Value, node: &Node, path: Place<'_>) -> Result<(), EncodeFailure> {
         let Value::String(text) = value else {
             return Err(self.mismatch(node, value, path));
         };
         let time = super::parse_timestamp(text).map_err(|message| self.fail(path, message))?;
         let form = t.encoding.wire();
-        metalayer_runtime::check_timestamp(self.schema, path, time, form).map_err(EncodeFailure::Wire)?;
+        metalayer_runtime::check_timestamp("", Path::CONTAINER, time, form).map_err(|e| self.placed(e, path))?;
         self.ops.push(Op::Timestamp(time, form));
         Ok(())
     }
@@ -400,7 +421,7 @@ impl<'l> Writer<'l> {
     /// Checks a str's or bin's length against the one the schema fixes, if it does.
     fn check_fixed_len(
         &self,
-        path: Path,
+        path: Place<'_>,
         wire: &'static str,
         fixed: Option<usize>,
         found: usize,
@@ -427,7 +448,7 @@ impl<'l> Writer<'l> {
         family: Family,
         count: &Count,
         len: usize,
-        path: Path,
+        path: Place<'_>,
     ) -> Result<(), EncodeFailure> {
         let (wire, max) = max_len(encoding, family);
         match (count, encoding) {
@@ -447,7 +468,7 @@ impl<'l> Writer<'l> {
 
     /// Checks that an array or map nested in an entry and counted by a count entry of the
     /// record has as many elements as the count.
-    fn check_nested_count(&self, node: &Node, count: &Count, len: usize, path: Path) -> Result<(), EncodeFailure> {
+    fn check_nested_count(&self, node: &Node, count: &Count, len: usize, path: Place<'_>) -> Result<(), EncodeFailure> {
         let Count::Entry(c) = count else {
             return Ok(());
         };
@@ -455,17 +476,23 @@ impl<'l> Writer<'l> {
             return Ok(());
         }
         match self.counts.get(*c).copied().flatten() {
-            Some((expected, name, reference)) => {
-                metalayer_runtime::check_counted(self.schema, path, name, reference, expected, len)
-                    .map_err(EncodeFailure::Wire)
+            // What `check_counted` checks, with the layout's names.
+            Some((expected, name, reference)) if expected != len => {
+                let kind = EncodeErrorKind::LengthMismatch {
+                    count_entry: Name::copy_of(name),
+                    reference: Name::copy_of(reference),
+                    expected,
+                    found: len,
+                };
+                Err(self.wire_error(path, kind))
             }
-            None => Ok(()),
+            _ => Ok(()),
         }
     }
 
     /// A map's pairs: a JSON object's entries when its keys are strings, else `[key, value]`
     /// arrays.
-    fn pairs(&self, node: &Node, value: &Value, path: Path) -> Result<Vec<(Value, Value)>, EncodeFailure> {
+    fn pairs(&self, node: &Node, value: &Value, path: Place<'_>) -> Result<Vec<(Value, Value)>, EncodeFailure> {
         let Type::Map(m) = &node.ty else {
             return Err(self.mismatch(node, value, path));
         };
@@ -489,7 +516,7 @@ impl<'l> Writer<'l> {
     }
 
     /// The number of elements or pairs a counted entry's JSON value has.
-    fn len_of(&self, node: &Node, value: &Value, path: Path) -> Result<usize, EncodeFailure> {
+    fn len_of(&self, node: &Node, value: &Value, path: Place<'_>) -> Result<usize, EncodeFailure> {
         match (&node.ty, value) {
             (Type::Array(_), Value::Array(items)) => Ok(items.len()),
             (Type::Map(_), _) => self.pairs(node, value, path).map(|p| p.len()),
@@ -499,7 +526,7 @@ impl<'l> Writer<'l> {
 
     /// Plans a record: its header for the entries present, then each entry, with constants and
     /// counts derived.
-    fn record(&mut self, r: &Record, value: &Value, path: Path, depth: usize) -> Result<(), EncodeFailure> {
+    fn record(&mut self, r: &'l Record, value: &Value, path: Place<'l>, depth: usize) -> Result<(), EncodeFailure> {
         self.depth(depth, path)?;
         let Value::Object(obj) = value else {
             return Err(self.fail(
@@ -522,23 +549,26 @@ impl<'l> Writer<'l> {
             match absent {
                 Some(a) if here => {
                     let kind = EncodeErrorKind::OptionalGap {
-                        absent: intern::text(&a.name),
+                        absent: Name::copy_of(a.name.as_str()),
                     };
-                    return Err(self.wire_error(path.child(intern::name(&e.name)), kind));
+                    return Err(self.wire_error(path.child(&e.name), kind));
                 }
                 None if here => present += 1,
                 None => absent = Some(e),
                 Some(_) => {}
             }
+            // What `check_together` checks, with the layout's names.
             if let Some(first) = e.together_with.and_then(|i| r.entries.get(i)) {
                 let first_present = given(obj, first).is_some();
-                metalayer_runtime::check_together(
-                    self.schema,
-                    path.child(intern::name(&e.name)),
-                    (intern::text(&first.name), first_present),
-                    (intern::text(&e.name), here),
-                )
-                .map_err(EncodeFailure::Wire)?;
+                if first_present != here {
+                    let present = if first_present { &first.name } else { &e.name };
+                    let kind = EncodeErrorKind::Together {
+                        first: Name::copy_of(first.name.as_str()),
+                        last: Name::copy_of(e.name.as_str()),
+                        present: Name::copy_of(present.as_str()),
+                    };
+                    return Err(self.wire_error(path.child(&e.name), kind));
+                }
             }
         }
         self.ops.push(match r.header {
@@ -551,9 +581,9 @@ impl<'l> Writer<'l> {
         );
         for (i, e) in r.entries.iter().enumerate().take(present) {
             self.entry_node = &e.node;
-            let entry_path = path.child(intern::name(&e.name));
+            let entry_path = path.child(&e.name);
             if let Some(key) = &e.key {
-                self.ops.push(Op::Key(intern::text(key)));
+                self.ops.push(Op::Key(key));
             }
             match &e.role {
                 Role::Field => {
@@ -575,7 +605,7 @@ impl<'l> Writer<'l> {
                     let reference = of.first().and_then(|&a| r.entries.get(a));
                     if let (Some(n), Some(a)) = (json::as_int(&count).and_then(|n| usize::try_from(n).ok()), reference)
                     {
-                        self.counts[i] = Some((n, intern::text(&e.name), intern::text(&a.name)));
+                        self.counts[i] = Some((n, &e.name, &a.name));
                     }
                 }
             }
@@ -587,10 +617,10 @@ impl<'l> Writer<'l> {
     /// Fails unless `given` encodes to the constant's bytes.
     fn check_constant(
         &self,
-        node: &Node,
+        node: &'l Node,
         given: &Value,
         constant: &Value,
-        path: Path,
+        path: Place<'l>,
         depth: usize,
     ) -> Result<(), EncodeFailure> {
         let bytes = |v: &Value| {
@@ -612,17 +642,17 @@ impl<'l> Writer<'l> {
         index: usize,
         of: &[usize],
         obj: &Map<String, Value>,
-        path: Path,
+        path: Place<'_>,
     ) -> Result<Value, EncodeFailure> {
         let entry = &r.entries[index];
-        let count_entry = intern::text(&entry.name);
+        let count_entry = || Name::copy_of(entry.name.as_str());
         let (min, max) = match &entry.node.ty {
             Type::Int(t) => (t.min, t.max),
             _ => (0, i128::from(u32::MAX)),
         };
         let mut reference: Option<(usize, &str)> = None;
         for counted in of.iter().filter_map(|&a| r.entries.get(a)) {
-            let counted_path = path.child(intern::name(&counted.name));
+            let counted_path = path.child(&counted.name);
             let Some(v) = given(obj, counted) else {
                 if counted.optional {
                     continue;
@@ -634,7 +664,7 @@ impl<'l> Writer<'l> {
                 None => {
                     if (len as i128) < min || (len as i128) > max {
                         let kind = EncodeErrorKind::CountOutOfRange {
-                            count_entry,
+                            count_entry: count_entry(),
                             min: usize::try_from(min.max(0)).unwrap_or(usize::MAX),
                             max: usize::try_from(max.max(0)).unwrap_or(usize::MAX),
                             found: len,
@@ -645,8 +675,8 @@ impl<'l> Writer<'l> {
                 }
                 Some((expected, name)) if expected != len => {
                     let kind = EncodeErrorKind::LengthMismatch {
-                        count_entry,
-                        reference: intern::text(name),
+                        count_entry: count_entry(),
+                        reference: Name::copy_of(name),
                         expected,
                         found: len,
                     };
@@ -666,7 +696,7 @@ impl<'l> Writer<'l> {
                 let verb = if names.len() == 1 { "has" } else { "have" };
                 let noun = if len == 1 { "element" } else { "elements" };
                 Err(self.fail(
-                    path.child(intern::name(&entry.name)),
+                    path.child(&entry.name),
                     format!("given {g}, but {} {verb} {len} {noun}", names.join(", ")),
                 ))
             }

@@ -59,11 +59,11 @@ mod budget;
 mod discard;
 mod encode;
 mod format;
-pub(crate) mod intern;
 pub mod json;
 mod msgpack;
 mod nested;
 mod pack;
+mod place;
 mod rfc3339;
 mod typed;
 

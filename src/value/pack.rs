@@ -5,12 +5,13 @@
 #[allow(unused_imports)]
 use crate::std_prelude::*;
 
-use metalayer_runtime::Path;
+use metalayer_runtime::Name;
 use metalayer_runtime::wire::{Family, Wire, marker};
 use serde_json::{Map, Value};
 
 use super::encode::{Op, write_ops};
-use super::{DEPTH_LIMIT, EncodeFailure, intern, json};
+use super::place::Place;
+use super::{DEPTH_LIMIT, EncodeFailure, json};
 
 /// The name errors give as their schema: the value has no layout.
 const PLAIN: &str = "msgpack";
@@ -38,20 +39,21 @@ const PLAIN: &str = "msgpack";
 /// ```
 pub fn pack(value: &Value) -> Result<Vec<u8>, EncodeFailure> {
     let mut ops = Vec::new();
-    pack_into(&mut ops, value, Path::CONTAINER, 0)?;
+    pack_into(&mut ops, value, Place::CONTAINER, 0)?;
     write_ops(&ops, PLAIN)
 }
 
-fn fail(path: Path, message: impl Into<String>) -> EncodeFailure {
+/// An error at `path`: its names (the input's keys) are copied only here.
+fn fail(path: Place<'_>, message: impl Into<String>) -> EncodeFailure {
     EncodeFailure::Json {
-        schema: PLAIN,
-        path,
+        schema: Name::new(PLAIN),
+        path: path.to_path(),
         message: message.into(),
     }
 }
 
 /// The header of a str, bin, array or map of `len`, refused past what msgpack can state.
-fn header(ops: &mut Vec<Op>, family: Family, len: usize, path: Path) -> Result<(), EncodeFailure> {
+fn header(ops: &mut Vec<Op<'_>>, family: Family, len: usize, path: Place<'_>) -> Result<(), EncodeFailure> {
     if Wire::smallest_len(family, len as u64).is_none() {
         return Err(fail(
             path,
@@ -62,7 +64,7 @@ fn header(ops: &mut Vec<Op>, family: Family, len: usize, path: Path) -> Result<(
     Ok(())
 }
 
-fn pack_into(ops: &mut Vec<Op>, value: &Value, path: Path, depth: usize) -> Result<(), EncodeFailure> {
+fn pack_into<'v>(ops: &mut Vec<Op<'v>>, value: &'v Value, path: Place<'v>, depth: usize) -> Result<(), EncodeFailure> {
     if depth >= DEPTH_LIMIT {
         return Err(fail(path, format!("expected at most {DEPTH_LIMIT} levels of nesting")));
     }
@@ -98,11 +100,16 @@ fn pack_into(ops: &mut Vec<Op>, value: &Value, path: Path, depth: usize) -> Resu
 }
 
 /// An object: a binary, an ext, or a map.
-fn pack_object(ops: &mut Vec<Op>, map: &Map<String, Value>, path: Path, depth: usize) -> Result<(), EncodeFailure> {
+fn pack_object<'v>(
+    ops: &mut Vec<Op<'v>>,
+    map: &'v Map<String, Value>,
+    path: Place<'v>,
+    depth: usize,
+) -> Result<(), EncodeFailure> {
     let keys: Vec<&str> = map.keys().map(String::as_str).collect();
     match (keys.as_slice(), map.get("bin"), map.get("ext"), map.get("data")) {
         (["bin"], Some(hex), _, _) => {
-            let bytes = hex_of(hex, path.child(&"bin"))?;
+            let bytes = hex_of(hex, path.child("bin"))?;
             header(ops, Family::Bin, bytes.len(), path)?;
             ops.push(Op::Bytes(bytes));
         }
@@ -110,11 +117,11 @@ fn pack_object(ops: &mut Vec<Op>, map: &Map<String, Value>, path: Path, depth: u
             let Some(ty) = json::as_int(ty).and_then(|t| i8::try_from(t).ok()) else {
                 let found = json::kind(ty);
                 return Err(fail(
-                    path.child(&"ext"),
+                    path.child("ext"),
                     format!("expected an ext type in -128..=127, found {found}"),
                 ));
             };
-            let bytes = hex_of(data, path.child(&"data"))?;
+            let bytes = hex_of(data, path.child("data"))?;
             if Wire::smallest_len(Family::Ext, bytes.len() as u64).is_none() {
                 return Err(fail(
                     path,
@@ -129,14 +136,14 @@ fn pack_object(ops: &mut Vec<Op>, map: &Map<String, Value>, path: Path, depth: u
             for (key, item) in map {
                 header(ops, Family::Str, key.len(), path)?;
                 ops.push(Op::Bytes(key.as_bytes().to_vec()));
-                pack_into(ops, item, path.child(intern::name(key)), depth + 1)?;
+                pack_into(ops, item, path.child(key), depth + 1)?;
             }
         }
     }
     Ok(())
 }
 
-fn hex_of(value: &Value, path: Path) -> Result<Vec<u8>, EncodeFailure> {
+fn hex_of(value: &Value, path: Place<'_>) -> Result<Vec<u8>, EncodeFailure> {
     match value {
         Value::String(s) => json::parse_hex(s).map_err(|e| fail(path, format!("expected a hex string, {e}"))),
         other => Err(fail(

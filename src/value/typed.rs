@@ -11,12 +11,13 @@ use std::fmt;
 use metalayer_layout::encoding;
 use metalayer_layout::{Const, Count, Encoding, Entry, Layout, Node, Record, Role, Type};
 use metalayer_runtime::wire::{Family, Wire};
-use metalayer_runtime::{DecodeError, DecodeErrorKind, Decoder, Path};
+use metalayer_runtime::{DecodeError, DecodeErrorKind, Decoder, Name, Path};
 use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
 
+use super::DEPTH_LIMIT;
 use super::discard::Discard;
 use super::json::{self, Hex};
-use super::{DEPTH_LIMIT, intern};
+use super::place::Place;
 
 /// Why bytes do not decode with a layout.
 ///
@@ -32,7 +33,7 @@ pub enum DecodeFailure {
     /// A map whose keys are JSON object keys holds one key twice, which a JSON object cannot.
     DuplicateKey {
         /// The schema's name.
-        schema: &'static str,
+        schema: Name,
         /// The offset of the second occurrence.
         offset: usize,
         /// The map.
@@ -84,10 +85,10 @@ impl DecodeFailure {
     }
 
     /// The entry path of the error (`shape[1]`).
-    pub fn path(&self) -> Path {
+    pub fn path(&self) -> &Path {
         match self {
             DecodeFailure::Wire(e) => e.path(),
-            DecodeFailure::DuplicateKey { path, .. } => *path,
+            DecodeFailure::DuplicateKey { path, .. } => path,
         }
     }
 }
@@ -143,7 +144,7 @@ impl<'a> Typed<'a> {
             let kind = DecodeErrorKind::TrailingBytes {
                 count: bytes.len() - used,
             };
-            return Err(DecodeError::new(intern::text(&layout.schema), used, Path::END, kind).into());
+            return Err(DecodeError::new(Name::copy_of(layout.schema.as_str()), used, Path::END, kind).into());
         }
         Ok(value)
     }
@@ -218,8 +219,8 @@ impl<'a> Typed<'a> {
         };
         let reader = Reader::new(self.layout, self.bytes);
         let root = reader.root();
-        let present = root.record_header(record, Path::CONTAINER, 0)?;
-        root.record_entries(record, present, Path::CONTAINER, 0, |entry, view| {
+        let present = root.record_header(record, Place::CONTAINER, 0)?;
+        root.record_entries(record, present, Place::CONTAINER, 0, |entry, view| {
             each(&entry.name, &Field(view))
         })?;
         Ok(true)
@@ -228,7 +229,7 @@ impl<'a> Typed<'a> {
     /// The error a checked value cannot give; kept for the conversions that need one.
     fn failure(&self) -> DecodeFailure {
         let kind = DecodeErrorKind::TrailingBytes { count: 0 };
-        DecodeError::new(intern::text(&self.layout.schema), 0, Path::END, kind).into()
+        DecodeError::new(Name::copy_of(self.layout.schema.as_str()), 0, Path::END, kind).into()
     }
 }
 
@@ -280,7 +281,8 @@ impl<'a> Reader<'a> {
     fn new(layout: &'a Layout, input: &'a [u8]) -> Reader<'a> {
         Reader {
             layout,
-            d: RefCell::new(Decoder::new(input, intern::text(&layout.schema))),
+            // The errors are made again with the layout's names (see `read`).
+            d: RefCell::new(Decoder::new(input, "")),
             failure: RefCell::new(None),
             last_int: Cell::new(None),
         }
@@ -288,8 +290,8 @@ impl<'a> Reader<'a> {
 
     fn root(&self) -> View<'_, 'a> {
         let path = match self.layout.value_name() {
-            Some(name) => Path::entry(intern::name(name)),
-            None => Path::CONTAINER,
+            Some(name) => Place::entry(name),
+            None => Place::CONTAINER,
         };
         View {
             r: self,
@@ -309,10 +311,25 @@ impl<'a> Reader<'a> {
         E::custom(&*failure)
     }
 
-    /// Runs one read of the decoder.
-    fn read<T, E: ser::Error>(&self, f: impl FnOnce(&mut Decoder<'a>) -> Result<T, DecodeError>) -> Result<T, E> {
-        let result = f(&mut self.d.borrow_mut());
-        result.map_err(|e| self.fail(e))
+    /// Runs one read of the decoder at `place`. The read is given the container as its path,
+    /// and a nameless schema: its error, if any, is made again here with the layout's schema
+    /// name and the place's path, copied (the walk itself copies no name).
+    fn read<T, E: ser::Error>(
+        &self,
+        place: Place<'a>,
+        f: impl FnOnce(&mut Decoder<'a>, &Path) -> Result<T, DecodeError>,
+    ) -> Result<T, E> {
+        let result = f(&mut self.d.borrow_mut(), &Path::CONTAINER);
+        result.map_err(|e| {
+            let path = e.path().clone().within(place.to_path());
+            let e = DecodeError::new(self.schema(), e.offset(), path, e.kind().clone());
+            self.fail(e)
+        })
+    }
+
+    /// The schema's name, for an error.
+    fn schema(&self) -> Name {
+        Name::copy_of(self.layout.schema.as_str())
     }
 }
 
@@ -324,11 +341,11 @@ struct Siblings<'r, 'a> {
     counts: &'r [Cell<Option<usize>>],
 }
 
-impl Siblings<'_, '_> {
+impl<'a> Siblings<'_, 'a> {
     /// The count held by entry `index`, and its name for messages.
-    fn count(self, index: usize) -> (usize, &'static str) {
+    fn count(self, index: usize) -> (usize, &'a str) {
         let value = self.counts.get(index).and_then(Cell::get).unwrap_or(0);
-        let name = self.entries.get(index).map_or("", |e| intern::text(&e.name));
+        let name = self.entries.get(index).map_or("", |e| e.name.as_str());
         (value, name)
     }
 }
@@ -354,7 +371,7 @@ struct View<'r, 'a> {
     r: &'r Reader<'a>,
     node: &'a Node,
     role: &'a Role,
-    path: Path,
+    path: Place<'a>,
     depth: usize,
     /// The entries of the record the node is in, and their counts so far: for the arrays and
     /// maps counted by one of them, the entry's own and those nested in it.
@@ -365,7 +382,7 @@ struct View<'r, 'a> {
 }
 
 impl<'r, 'a> View<'r, 'a> {
-    fn at(&self, node: &'a Node, path: Path) -> View<'r, 'a> {
+    fn at(&self, node: &'a Node, path: Place<'a>) -> View<'r, 'a> {
         View {
             r: self.r,
             node,
@@ -382,24 +399,24 @@ impl<'r, 'a> View<'r, 'a> {
     }
 
     /// Refuses to go deeper than [`DEPTH_LIMIT`] levels of arrays, maps and records.
-    fn depth<E: ser::Error>(&self, path: Path) -> Result<(), E> {
+    fn depth<E: ser::Error>(&self, path: Place<'a>) -> Result<(), E> {
         if self.depth >= DEPTH_LIMIT {
             let kind = DecodeErrorKind::Depth { limit: DEPTH_LIMIT };
-            return self.r.read(|d| Err(d.error_at(d.position(), path, kind)));
+            return self.r.read(path, |d, p| Err(d.error_at(d.position(), p.clone(), kind)));
         }
         Ok(())
     }
 
     /// Reads the header of a str or bin and returns its length.
-    fn header<E: ser::Error>(&self, encoding: Encoding, family: Family, path: Path) -> Result<usize, E> {
-        self.r.read(|d| match encoding {
-            Encoding::Fixed(w) => d.header(w, path),
-            Encoding::Canonical { lenient } => d.any_header(family, !lenient, path),
+    fn header<E: ser::Error>(&self, encoding: Encoding, family: Family, path: Place<'a>) -> Result<usize, E> {
+        self.r.read(path, |d, p| match encoding {
+            Encoding::Fixed(w) => d.header(w, p),
+            Encoding::Canonical { lenient } => d.any_header(family, !lenient, p),
         })
     }
 
     /// Reads a str or bin of `node`, a constant's bytes checked.
-    fn text<E: ser::Error>(&self, node: &Node, path: Path) -> Result<Text<'a>, E> {
+    fn text<E: ser::Error>(&self, node: &Node, path: Place<'a>) -> Result<Text<'a>, E> {
         let at = self.position();
         let raw = !matches!(&node.ty, Type::Str(t) if !t.raw);
         let Some((encoding, family, fixed)) = node.ty.bytes_layout() else {
@@ -407,23 +424,28 @@ impl<'r, 'a> View<'r, 'a> {
         };
         let len = self.header(encoding, family, path)?;
         if let Some(k) = fixed {
-            self.r.read(|d| d.length(at, k, len, path))?;
+            self.r.read(path, |d, p| d.length(at, k, len, p))?;
         }
         let start = self.position();
-        let bytes = self.r.read(|d| d.bytes(len, path))?;
+        let bytes = self.r.read(path, |d, p| d.bytes(len, p))?;
         if let Role::Const(Const::Bytes(expected)) = self.role {
-            self.r
-                .read(|d| d.constant_bytes(at, bytes, intern::bytes(expected), path))?;
+            self.r.read(path, |d, p| constant_bytes(d, at, bytes, expected, p))?;
         }
         if raw {
             Ok(Text::Hex(bytes))
         } else {
-            Ok(Text::Str(self.r.read(|d| d.utf8(bytes, start, path))?))
+            Ok(Text::Str(self.r.read(path, |d, p| d.utf8(bytes, start, p))?))
         }
     }
 
     /// Reads the header of an array or map and checks its count against the schema's.
-    fn count<E: ser::Error>(&self, encoding: Encoding, family: Family, count: &Count, path: Path) -> Result<usize, E> {
+    fn count<E: ser::Error>(
+        &self,
+        encoding: Encoding,
+        family: Family,
+        count: &Count,
+        path: Place<'a>,
+    ) -> Result<usize, E> {
         let at = self.position();
         let expected = match (count, self.siblings) {
             (Count::Entry(c), Some(s)) => Some(s.count(*c)),
@@ -432,43 +454,57 @@ impl<'r, 'a> View<'r, 'a> {
         };
         if let (Encoding::Fixed(Wire::FixArray), Count::Entry(_), Some((n, name))) = (encoding, count, expected) {
             // c-blosc2 writes `0x90 + count`, 0xa0 for 16 elements; the schema says so.
-            self.r.read(|d| d.array_header(n, name, path))?;
+            self.r
+                .read(path, |d, p| d.array_header(n, "", p).map_err(|e| named(e, name)))?;
             return Ok(n);
         }
         let found = self.header(encoding, family, path)?;
         if let Some((n, name)) = expected {
-            self.r.read(|d| d.count(at, n, found, name, path))?;
+            self.r
+                .read(path, |d, p| d.count(at, n, found, "", p).map_err(|e| named(e, name)))?;
         }
         Ok(found)
     }
 
     /// Reads a record's header: how many entries are present.
-    fn record_header<E: ser::Error>(&self, r: &Record, path: Path, depth: usize) -> Result<usize, E> {
+    fn record_header<E: ser::Error>(&self, r: &Record, path: Place<'a>, depth: usize) -> Result<usize, E> {
         View { depth, ..*self }.depth(path)?;
         let at = self.position();
         let total = r.entries.len();
         self.r
-            .read(|d| match r.header {
+            .read(path, |d, p| match r.header {
                 // One marker states every entry: the schema names it, as generated code checks it.
                 Encoding::Fixed(w) if w.marker().is_none() && r.required == total => {
-                    d.marker(w.markers().0.wrapping_add(total as u8), w.name(), path)?;
+                    d.marker(w.markers().0.wrapping_add(total as u8), w.name(), p)?;
                     Ok(total)
                 }
                 Encoding::Fixed(w) => {
-                    let n = d.header(w, path)?;
-                    d.entries(at, n, r.required, total, path)?;
+                    let n = d.header(w, p)?;
+                    d.entries(at, n, r.required, total, p)?;
                     Ok(n)
                 }
                 Encoding::Canonical { lenient } => {
-                    let n = d.any_header(r.form, !lenient, path)?;
-                    d.entries(at, n, r.required, total, path)?;
+                    let n = d.any_header(r.form, !lenient, p)?;
+                    d.entries(at, n, r.required, total, p)?;
                     Ok(n)
                 }
             })
             .and_then(|n| {
                 for (i, j) in r.together() {
-                    let (first, last) = (intern::text(&r.entries[i].name), intern::text(&r.entries[j].name));
-                    self.r.read(|d| d.together(at, n, (i, first), (j, last), path))?;
+                    let (first, last) = (&r.entries[i].name, &r.entries[j].name);
+                    self.r.read(path, |d, p| {
+                        d.together(at, n, (i, ""), (j, ""), p).map_err(|e| match e.kind() {
+                            DecodeErrorKind::Together { found, .. } => {
+                                let kind = DecodeErrorKind::Together {
+                                    first: Name::copy_of(first.as_str()),
+                                    last: Name::copy_of(last.as_str()),
+                                    found: *found,
+                                };
+                                DecodeError::new("", e.offset(), e.path().clone(), kind)
+                            }
+                            _ => e,
+                        })
+                    })?;
                 }
                 Ok(n)
             })
@@ -479,15 +515,26 @@ impl<'r, 'a> View<'r, 'a> {
         &self,
         r: &'a Record,
         present: usize,
-        path: Path,
+        path: Place<'a>,
         depth: usize,
         mut each: impl FnMut(&'a Entry, View<'_, 'a>) -> Result<(), E>,
     ) -> Result<(), E> {
         let counts: Vec<Cell<Option<usize>>> = vec![Cell::new(None); r.entries.len()];
         for (i, entry) in r.entries.iter().enumerate().take(present) {
-            let entry_path = path.child(intern::name(&entry.name));
+            let entry_path = path.child(&entry.name);
             if let Some(key) = &entry.key {
-                self.r.read(|d| d.key(intern::text(key), entry_path))?;
+                self.r.read(entry_path, |d, p| {
+                    // What `Decoder::key` reads and checks.
+                    let at = d.position();
+                    let len = d.any_header(Family::Str, true, p)?;
+                    if d.bytes(len, p)? != key.as_bytes() {
+                        let kind = DecodeErrorKind::Key {
+                            expected: Name::copy_of(key.as_str()),
+                        };
+                        return Err(d.error_at(at, p.clone(), kind));
+                    }
+                    Ok(())
+                })?;
             }
             let view = View {
                 r: self.r,
@@ -522,13 +569,13 @@ impl<'r, 'a> View<'r, 'a> {
 
     fn int<S: Serializer>(&self, t: &metalayer_layout::IntType, serializer: S) -> Result<S::Ok, S::Error> {
         let (at, path) = (self.position(), self.path);
-        let value = self.r.read(|d| {
+        let value = self.r.read(path, |d, p| {
             Ok(match t.encoding {
-                Encoding::Fixed(Wire::PosFixInt) => i128::from(d.fixint(path)?),
-                Encoding::Fixed(Wire::NegFixInt) => i128::from(d.neg_fixint(path)?),
+                Encoding::Fixed(Wire::PosFixInt) => i128::from(d.fixint(p)?),
+                Encoding::Fixed(Wire::NegFixInt) => i128::from(d.neg_fixint(p)?),
                 Encoding::Fixed(w) => {
-                    d.marker(w.marker().unwrap_or(0), w.name(), path)?;
-                    let raw = be(d.bytes(w.width(), path)?);
+                    d.marker(w.marker().unwrap_or(0), w.name(), p)?;
+                    let raw = be(d.bytes(w.width(), p)?);
                     if w.is_signed() {
                         // Sign-extend the payload of its width.
                         let shift = 64 - 8 * w.width() as u32;
@@ -537,17 +584,18 @@ impl<'r, 'a> View<'r, 'a> {
                         i128::from(raw)
                     }
                 }
-                Encoding::Canonical { lenient } => d.any_int(!lenient, path)?,
+                Encoding::Canonical { lenient } => d.any_int(!lenient, p)?,
             })
         })?;
-        self.r.read(|d| {
+        self.r.read(path, |d, p| {
             if let Role::Const(Const::Int(expected)) = self.role {
-                d.constant(at, value, *expected, path)
+                d.constant(at, value, *expected, p)
             } else {
-                d.range(at, value, t.min, t.max, path)?;
+                d.range(at, value, t.min, t.max, p)?;
                 if !t.values.is_empty() {
                     let values: Vec<i128> = t.values.iter().map(|(_, v)| *v).collect();
-                    d.named(at, value, &values, intern::text(&super::named_values(t)), path)?;
+                    d.named(at, value, &values, "", p)
+                        .map_err(|e| named(e, &super::named_values(t)))?;
                 }
                 Ok(())
             }
@@ -563,7 +611,7 @@ impl<'r, 'a> View<'r, 'a> {
             // Generated decoders check the room for every element first, but for arrays read
             // in one piece, whose errors are those of reading element by element.
             let min = a.element.min_size(self.r.layout);
-            self.r.read(|d| d.fits(len, min, self.path))?;
+            self.r.read(self.path, |d, p| d.fits(len, min, p))?;
         }
         let mut seq = serializer.serialize_seq(Some(len))?;
         for i in 0..len {
@@ -577,7 +625,7 @@ impl<'r, 'a> View<'r, 'a> {
         self.depth(path)?;
         let len = self.count(m.header, Family::Map, &m.count, path)?;
         let min = m.key.min_size(self.r.layout) + m.value.min_size(self.r.layout);
-        self.r.read(|d| d.fits(len, min, path))?;
+        self.r.read(path, |d, p| d.fits(len, min, p))?;
         if super::keys_are_text(&m.key) {
             let mut map = serializer.serialize_map(Some(len))?;
             let mut seen: HashSet<&'a [u8]> = HashSet::new();
@@ -594,9 +642,9 @@ impl<'r, 'a> View<'r, 'a> {
                         Text::Hex(b) => format!("\"{}\"", Hex(b)),
                     };
                     return Err(self.r.fail(DecodeFailure::DuplicateKey {
-                        schema: self.r.d.borrow().schema(),
+                        schema: self.r.schema(),
                         offset: key_at,
-                        path,
+                        path: path.to_path(),
                         key: shown,
                     }));
                 }
@@ -638,25 +686,25 @@ impl Serialize for View<'_, '_> {
         let at = self.position();
         match &self.node.ty {
             Type::Nil => {
-                r.read(|d| d.nil(path))?;
+                r.read(path, |d, p| d.nil(p))?;
                 serializer.serialize_unit()
             }
             Type::Bool => {
-                let value = r.read(|d| d.bool(path))?;
+                let value = r.read(path, |d, p| d.bool(p))?;
                 if let Role::Const(Const::Bool(expected)) = self.role {
-                    r.read(|d| d.constant(at, i128::from(value), i128::from(*expected), path))?;
+                    r.read(path, |d, p| d.constant(at, i128::from(value), i128::from(*expected), p))?;
                 }
                 serializer.serialize_bool(value)
             }
             Type::Int(t) => self.int(t, serializer),
             Type::Float(w) => {
-                let payload = r.read(|d| {
-                    d.marker(w.marker().unwrap_or(0), w.name(), path)?;
-                    d.bytes(w.width(), path)
+                let payload = r.read(path, |d, p| {
+                    d.marker(w.marker().unwrap_or(0), w.name(), p)?;
+                    d.bytes(w.width(), p)
                 })?;
                 if let Role::Const(c @ Const::Float(_)) = self.role {
-                    let expected = intern::bytes(&encoding::const_payload(self.node, c));
-                    r.read(|d| d.constant_bytes(at, payload, expected, path))?;
+                    let expected = encoding::const_payload(self.node, c);
+                    r.read(path, |d, p| constant_bytes(d, at, payload, &expected, p))?;
                 }
                 let bits = be(payload);
                 if *w == Wire::Float32 {
@@ -668,18 +716,18 @@ impl Serialize for View<'_, '_> {
             Type::Str(_) | Type::Bin(_) => self.text(self.node, path)?.serialize(serializer),
             Type::Ext(t) if t.timestamp => {
                 let smallest = !matches!(t.encoding, Encoding::Canonical { lenient: true });
-                let time = r.read(|d| d.timestamp(t.encoding.wire(), smallest, path))?;
+                let time = r.read(path, |d, p| d.timestamp(t.encoding.wire(), smallest, p))?;
                 serializer.serialize_str(&super::timestamp_text(time))
             }
             Type::Ext(t) => {
-                let (ty, len) = r.read(|d| match t.encoding {
-                    Encoding::Fixed(w) => d.ext_header(w, path),
-                    Encoding::Canonical { lenient } => d.any_ext_header(!lenient, path),
+                let (ty, len) = r.read(path, |d, p| match t.encoding {
+                    Encoding::Fixed(w) => d.ext_header(w, p),
+                    Encoding::Canonical { lenient } => d.any_ext_header(!lenient, p),
                 })?;
                 if let Some(expected) = t.ext_type {
-                    r.read(|d| d.ext_type(at, ty, expected, path))?;
+                    r.read(path, |d, p| d.ext_type(at, ty, expected, p))?;
                 }
-                let data = r.read(|d| d.bytes(len, path))?;
+                let data = r.read(path, |d, p| d.bytes(len, p))?;
                 let mut map = serializer.serialize_map(Some(2))?;
                 map.serialize_entry("type", &ty)?;
                 map.serialize_entry("hex", &Hex(data))?;
@@ -695,4 +743,39 @@ impl Serialize for View<'_, '_> {
             },
         }
     }
+}
+
+/// What `Decoder::constant_bytes` checks, of a constant that is the layout's.
+fn constant_bytes(d: &Decoder<'_>, at: usize, found: &[u8], expected: &[u8], path: &Path) -> Result<(), DecodeError> {
+    if found != expected {
+        let kind = DecodeErrorKind::ConstantBytes {
+            expected: Name::copy_of(expected),
+        };
+        return Err(d.error_at(at, path.clone(), kind));
+    }
+    Ok(())
+}
+
+/// An error of the runtime's checks, made with an empty name for the entry that holds a
+/// count or for the named values, given `name` instead: the layout's, copied.
+fn named(e: DecodeError, name: &str) -> DecodeError {
+    let name = || Name::copy_of(name);
+    let kind = match e.kind().clone() {
+        DecodeErrorKind::ArrayHeader {
+            count, expected, found, ..
+        } => DecodeErrorKind::ArrayHeader {
+            count_entry: name(),
+            count,
+            expected,
+            found,
+        },
+        DecodeErrorKind::Count { expected, found, .. } => DecodeErrorKind::Count {
+            count_entry: name(),
+            expected,
+            found,
+        },
+        DecodeErrorKind::NotNamed { found, .. } => DecodeErrorKind::NotNamed { names: name(), found },
+        _ => return e,
+    };
+    DecodeError::new("", e.offset(), e.path().clone(), kind)
 }

@@ -183,7 +183,14 @@ const _: () = {
                 if __v2 < -9223372036854775808i128 || __v2 > 9223372036854775807i128 {
                     ::metalayer::__private::check_range(
                         __schema,
-                        ::metalayer::__private::Path::entry(&"shape").index(__i1),
+                        ::core::clone::Clone::clone(
+                            &::metalayer::__private::Path::index(
+                                ::core::clone::Clone::clone(const {
+                                    &::metalayer::__private::Path::entry(&"shape")
+                                }),
+                                __i1,
+                            ),
+                        ),
                         __v2,
                         -9223372036854775808i128,
                         9223372036854775807i128,
@@ -201,7 +208,14 @@ const _: () = {
                 if __v2 < -2147483648i128 || __v2 > 2147483647i128 {
                     ::metalayer::__private::check_range(
                         __schema,
-                        ::metalayer::__private::Path::entry(&"chunkshape").index(__i1),
+                        ::core::clone::Clone::clone(
+                            &::metalayer::__private::Path::index(
+                                ::core::clone::Clone::clone(const {
+                                    &::metalayer::__private::Path::entry(&"chunkshape")
+                                }),
+                                __i1,
+                            ),
+                        ),
                         __v2,
                         -2147483648i128,
                         2147483647i128,
@@ -219,7 +233,14 @@ const _: () = {
                 if __v2 < -2147483648i128 || __v2 > 2147483647i128 {
                     ::metalayer::__private::check_range(
                         __schema,
-                        ::metalayer::__private::Path::entry(&"blockshape").index(__i1),
+                        ::core::clone::Clone::clone(
+                            &::metalayer::__private::Path::index(
+                                ::core::clone::Clone::clone(const {
+                                    &::metalayer::__private::Path::entry(&"blockshape")
+                                }),
+                                __i1,
+                            ),
+                        ),
                         __v2,
                         -2147483648i128,
                         2147483647i128,
@@ -298,27 +319,31 @@ const _: () = {
                 <Self as ::metalayer::__private::Metalayer>::SCHEMA,
             );
             let __d = &mut __decoder;
-            __d.marker(150u8, "fixarray", ::metalayer::__private::Path::CONTAINER)?;
+            __d.marker(
+                150u8,
+                "fixarray",
+                const { &::metalayer::__private::Path::CONTAINER },
+            )?;
             let __at1 = __d.position();
             let __v1: i128 = i128::from(
-                __d.fixint(::metalayer::__private::Path::entry(&"version"))?,
+                __d.fixint(const { &::metalayer::__private::Path::entry(&"version") })?,
             );
             __d.constant(
                 __at1,
                 __v1,
                 0i128,
-                ::metalayer::__private::Path::entry(&"version"),
+                const { &::metalayer::__private::Path::entry(&"version") },
             )?;
             let __at1 = __d.position();
             let __v1: i128 = i128::from(
-                __d.fixint(::metalayer::__private::Path::entry(&"ndim"))?,
+                __d.fixint(const { &::metalayer::__private::Path::entry(&"ndim") })?,
             );
             __d.range(
                 __at1,
                 __v1,
                 0i128,
                 8i128,
-                ::metalayer::__private::Path::entry(&"ndim"),
+                const { &::metalayer::__private::Path::entry(&"ndim") },
             )?;
             let __count_ndim = __v1 as usize;
             let __field_shape: Vec<i64> = {
@@ -353,12 +378,18 @@ const _: () = {
                 let __text = __d
                     .str::<
                         4usize,
-                    >(219u8, "str32", ::metalayer::__private::Path::entry(&"dtype"))?;
+                    >(
+                        219u8,
+                        "str32",
+                        const { &::metalayer::__private::Path::entry(&"dtype") },
+                    )?;
                 <String as ::metalayer::__private::StrField<'de>>::from_text(__text)
                     .map_err(|__capacity| {
                         __d.error_at(
                             __at1,
-                            ::metalayer::__private::Path::entry(&"dtype"),
+                            ::core::clone::Clone::clone(const {
+                                &::metalayer::__private::Path::entry(&"dtype")
+                            }),
                             ::metalayer::__private::DecodeErrorKind::StrCapacity {
                                 capacity: __capacity,
                                 found: __text.len(),
@@ -386,27 +417,31 @@ const _: () = {
                 <Self as ::metalayer::__private::Metalayer>::SCHEMA,
             );
             let __d = &mut __decoder;
-            __d.marker(150u8, "fixarray", ::metalayer::__private::Path::CONTAINER)?;
+            __d.marker(
+                150u8,
+                "fixarray",
+                const { &::metalayer::__private::Path::CONTAINER },
+            )?;
             let __at1 = __d.position();
             let __v1: i128 = i128::from(
-                __d.fixint(::metalayer::__private::Path::entry(&"version"))?,
+                __d.fixint(const { &::metalayer::__private::Path::entry(&"version") })?,
             );
             __d.constant(
                 __at1,
                 __v1,
                 0i128,
-                ::metalayer::__private::Path::entry(&"version"),
+                const { &::metalayer::__private::Path::entry(&"version") },
             )?;
             let __at1 = __d.position();
             let __v1: i128 = i128::from(
-                __d.fixint(::metalayer::__private::Path::entry(&"ndim"))?,
+                __d.fixint(const { &::metalayer::__private::Path::entry(&"ndim") })?,
             );
             __d.range(
                 __at1,
                 __v1,
                 0i128,
                 8i128,
-                ::metalayer::__private::Path::entry(&"ndim"),
+                const { &::metalayer::__private::Path::entry(&"ndim") },
             )?;
             let __count_ndim = __v1 as usize;
             let __field_shape: Vec<i64> = {
@@ -441,12 +476,18 @@ const _: () = {
                 let __text = __d
                     .str::<
                         4usize,
-                    >(219u8, "str32", ::metalayer::__private::Path::entry(&"dtype"))?;
+                    >(
+                        219u8,
+                        "str32",
+                        const { &::metalayer::__private::Path::entry(&"dtype") },
+                    )?;
                 <String as ::metalayer::__private::StrField<'de>>::from_text(__text)
                     .map_err(|__capacity| {
                         __d.error_at(
                             __at1,
-                            ::metalayer::__private::Path::entry(&"dtype"),
+                            ::core::clone::Clone::clone(const {
+                                &::metalayer::__private::Path::entry(&"dtype")
+                            }),
                             ::metalayer::__private::DecodeErrorKind::StrCapacity {
                                 capacity: __capacity,
                                 found: __text.len(),

@@ -193,7 +193,14 @@ const _: () = {
                 if __v2 < -9223372036854775808i128 || __v2 > 9223372036854775807i128 {
                     ::metalayer::__private::check_range(
                         __schema,
-                        ::metalayer::__private::Path::entry(&"shape").index(__i1),
+                        ::core::clone::Clone::clone(
+                            &::metalayer::__private::Path::index(
+                                ::core::clone::Clone::clone(const {
+                                    &::metalayer::__private::Path::entry(&"shape")
+                                }),
+                                __i1,
+                            ),
+                        ),
                         __v2,
                         -9223372036854775808i128,
                         9223372036854775807i128,
@@ -211,7 +218,14 @@ const _: () = {
                 if __v2 < -2147483648i128 || __v2 > 2147483647i128 {
                     ::metalayer::__private::check_range(
                         __schema,
-                        ::metalayer::__private::Path::entry(&"chunkshape").index(__i1),
+                        ::core::clone::Clone::clone(
+                            &::metalayer::__private::Path::index(
+                                ::core::clone::Clone::clone(const {
+                                    &::metalayer::__private::Path::entry(&"chunkshape")
+                                }),
+                                __i1,
+                            ),
+                        ),
                         __v2,
                         -2147483648i128,
                         2147483647i128,
@@ -229,7 +243,14 @@ const _: () = {
                 if __v2 < -2147483648i128 || __v2 > 2147483647i128 {
                     ::metalayer::__private::check_range(
                         __schema,
-                        ::metalayer::__private::Path::entry(&"blockshape").index(__i1),
+                        ::core::clone::Clone::clone(
+                            &::metalayer::__private::Path::index(
+                                ::core::clone::Clone::clone(const {
+                                    &::metalayer::__private::Path::entry(&"blockshape")
+                                }),
+                                __i1,
+                            ),
+                        ),
                         __v2,
                         -2147483648i128,
                         2147483647i128,
@@ -241,7 +262,9 @@ const _: () = {
             if __v1 < 0i128 || __v1 > 127i128 {
                 ::metalayer::__private::check_range(
                     __schema,
-                    ::metalayer::__private::Path::entry(&"dtype_format"),
+                    ::core::clone::Clone::clone(const {
+                        &::metalayer::__private::Path::entry(&"dtype_format")
+                    }),
                     __v1,
                     0i128,
                     127i128,
@@ -322,27 +345,31 @@ const _: () = {
                 <Self as ::metalayer::__private::Metalayer>::SCHEMA,
             );
             let __d = &mut __decoder;
-            __d.marker(151u8, "fixarray", ::metalayer::__private::Path::CONTAINER)?;
+            __d.marker(
+                151u8,
+                "fixarray",
+                const { &::metalayer::__private::Path::CONTAINER },
+            )?;
             let __at1 = __d.position();
             let __v1: i128 = i128::from(
-                __d.fixint(::metalayer::__private::Path::entry(&"version"))?,
+                __d.fixint(const { &::metalayer::__private::Path::entry(&"version") })?,
             );
             __d.constant(
                 __at1,
                 __v1,
                 0i128,
-                ::metalayer::__private::Path::entry(&"version"),
+                const { &::metalayer::__private::Path::entry(&"version") },
             )?;
             let __at1 = __d.position();
             let __v1: i128 = i128::from(
-                __d.fixint(::metalayer::__private::Path::entry(&"ndim"))?,
+                __d.fixint(const { &::metalayer::__private::Path::entry(&"ndim") })?,
             );
             __d.range(
                 __at1,
                 __v1,
                 0i128,
                 16i128,
-                ::metalayer::__private::Path::entry(&"ndim"),
+                const { &::metalayer::__private::Path::entry(&"ndim") },
             )?;
             let __count_ndim = __v1 as usize;
             let __field_shape: Vec<i64> = {
@@ -375,7 +402,10 @@ const _: () = {
             let __field_dtype_format: u8 = {
                 let __at1 = __d.position();
                 let __v1: i128 = i128::from(
-                    __d.fixint(::metalayer::__private::Path::entry(&"dtype_format"))?,
+                    __d
+                        .fixint(const {
+                            &::metalayer::__private::Path::entry(&"dtype_format")
+                        })?,
                 );
                 <u8 as ::metalayer::__private::IntValue>::from_i128(__v1)
             };
@@ -384,12 +414,18 @@ const _: () = {
                 let __text = __d
                     .str::<
                         4usize,
-                    >(219u8, "str32", ::metalayer::__private::Path::entry(&"dtype"))?;
+                    >(
+                        219u8,
+                        "str32",
+                        const { &::metalayer::__private::Path::entry(&"dtype") },
+                    )?;
                 <String as ::metalayer::__private::StrField<'de>>::from_text(__text)
                     .map_err(|__capacity| {
                         __d.error_at(
                             __at1,
-                            ::metalayer::__private::Path::entry(&"dtype"),
+                            ::core::clone::Clone::clone(const {
+                                &::metalayer::__private::Path::entry(&"dtype")
+                            }),
                             ::metalayer::__private::DecodeErrorKind::StrCapacity {
                                 capacity: __capacity,
                                 found: __text.len(),
@@ -418,27 +454,31 @@ const _: () = {
                 <Self as ::metalayer::__private::Metalayer>::SCHEMA,
             );
             let __d = &mut __decoder;
-            __d.marker(151u8, "fixarray", ::metalayer::__private::Path::CONTAINER)?;
+            __d.marker(
+                151u8,
+                "fixarray",
+                const { &::metalayer::__private::Path::CONTAINER },
+            )?;
             let __at1 = __d.position();
             let __v1: i128 = i128::from(
-                __d.fixint(::metalayer::__private::Path::entry(&"version"))?,
+                __d.fixint(const { &::metalayer::__private::Path::entry(&"version") })?,
             );
             __d.constant(
                 __at1,
                 __v1,
                 0i128,
-                ::metalayer::__private::Path::entry(&"version"),
+                const { &::metalayer::__private::Path::entry(&"version") },
             )?;
             let __at1 = __d.position();
             let __v1: i128 = i128::from(
-                __d.fixint(::metalayer::__private::Path::entry(&"ndim"))?,
+                __d.fixint(const { &::metalayer::__private::Path::entry(&"ndim") })?,
             );
             __d.range(
                 __at1,
                 __v1,
                 0i128,
                 16i128,
-                ::metalayer::__private::Path::entry(&"ndim"),
+                const { &::metalayer::__private::Path::entry(&"ndim") },
             )?;
             let __count_ndim = __v1 as usize;
             let __field_shape: Vec<i64> = {
@@ -471,7 +511,10 @@ const _: () = {
             let __field_dtype_format: u8 = {
                 let __at1 = __d.position();
                 let __v1: i128 = i128::from(
-                    __d.fixint(::metalayer::__private::Path::entry(&"dtype_format"))?,
+                    __d
+                        .fixint(const {
+                            &::metalayer::__private::Path::entry(&"dtype_format")
+                        })?,
                 );
                 <u8 as ::metalayer::__private::IntValue>::from_i128(__v1)
             };
@@ -480,12 +523,18 @@ const _: () = {
                 let __text = __d
                     .str::<
                         4usize,
-                    >(219u8, "str32", ::metalayer::__private::Path::entry(&"dtype"))?;
+                    >(
+                        219u8,
+                        "str32",
+                        const { &::metalayer::__private::Path::entry(&"dtype") },
+                    )?;
                 <String as ::metalayer::__private::StrField<'de>>::from_text(__text)
                     .map_err(|__capacity| {
                         __d.error_at(
                             __at1,
-                            ::metalayer::__private::Path::entry(&"dtype"),
+                            ::core::clone::Clone::clone(const {
+                                &::metalayer::__private::Path::entry(&"dtype")
+                            }),
                             ::metalayer::__private::DecodeErrorKind::StrCapacity {
                                 capacity: __capacity,
                                 found: __text.len(),
