@@ -264,8 +264,8 @@ pub use metalayer_runtime::wire;
 pub use metalayer_runtime::{
     ArrayField, BinField, BoolValue, Candidate, CandidateOf, Decode, DecodeError, DecodeErrorKind, DecodeOwned,
     Decoder, DispatchError, DispatchErrorOf, EncodeError, EncodeErrorKind, Encoder, Ext, ExtField, Fit, FloatValue,
-    Int, IntValue, Metalayer, MetalayerName, Name, OptionField, Pair, Path, Probe, ProbeOf, Record, StrField, Timestamp,
-    TimestampField,
+    Int, IntValue, Metalayer, MetalayerName, Name, OptionField, Pair, Path, Probe, ProbeOf, Record, StrField,
+    Timestamp, TimestampField,
 };
 
 /// The schema language and its layouts (the crate `metalayer-layout`): the [`Layout`](layout::Layout)
