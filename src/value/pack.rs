@@ -10,6 +10,7 @@ use metalayer_runtime::wire::{Family, Wire, marker};
 use serde_json::{Map, Value};
 
 use super::encode::{Op, write_ops};
+use super::msgpack::{EXT_COMPLEX, EXT_NDARRAY, EXT_RECORD, EXT_SET};
 use super::place::Place;
 use super::{DEPTH_LIMIT, EncodeFailure, json};
 
@@ -19,8 +20,10 @@ const PLAIN: &str = "msgpack";
 /// Packs `value` as plain msgpack, the form `inspect` shows plain msgpack in: integers in their
 /// smallest encoding (the numbers serde_json reads as int64 or uint64), other numbers as
 /// float64 (so is an integer past uint64, which JSON gives as a float), strings as str,
-/// `{"bin": "hex"}` as a binary, `{"ext": type, "data": "hex"}` as an ext, other objects as
-/// maps with string keys.
+/// `{"bin": "hex"}` as a binary, `{"ext": type, "data": "hex"}` as an ext, python-blosc2's exts
+/// as `inspect` shows them (`{"ext": 45, "value": [1, 2]}`: 43, 45 and 46 hold their value packed
+/// as plain msgpack, 44 a complex number `[real, imaginary]`), other objects as maps with string
+/// keys.
 ///
 /// ```
 /// use metalayer::serde_json::json;
@@ -32,6 +35,11 @@ const PLAIN: &str = "msgpack";
 ///     "83a5756e697473a14ba57363616c65cd012ca26f6b93c3c0cb3fe0000000000000"
 /// );
 /// assert_eq!(metalayer::value::pack(&json!({"bin": "00ff"}))?, [0xc4, 0x02, 0x00, 0xff]);
+/// // python-blosc2's set {1, 2}: ext8 (0xc7) of 3 bytes, type 45, holding the array [1, 2].
+/// assert_eq!(metalayer::value::pack(&json!({"ext": 45, "value": [1, 2]}))?, [0xc7, 0x03, 0x2d, 0x92, 0x01, 0x02]);
+/// // complex(1.5, -2): fixext16 (0xd8), type 44, two big-endian float64.
+/// let complex = metalayer::value::pack(&json!({"ext": 44, "value": [1.5, -2]}))?;
+/// assert_eq!(metalayer::value::json::hex(&complex), "d82c3ff8000000000000c000000000000000");
 ///
 /// let err = metalayer::value::pack(&json!([1, {"bin": "0g"}])).unwrap_err();
 /// assert!(err.to_string().starts_with("msgpack: in [1].bin: expected a hex string"));
@@ -114,13 +122,7 @@ fn pack_object<'v>(
             ops.push(Op::Bytes(bytes));
         }
         (["ext", "data"] | ["data", "ext"], _, Some(ty), Some(data)) => {
-            let Some(ty) = json::as_int(ty).and_then(|t| i8::try_from(t).ok()) else {
-                let found = json::kind(ty);
-                return Err(fail(
-                    path.child("ext"),
-                    format!("expected an ext type in -128..=127, found {found}"),
-                ));
-            };
+            let ty = ext_type(ty, path)?;
             let bytes = hex_of(data, path.child("data"))?;
             if Wire::smallest_len(Family::Ext, bytes.len() as u64).is_none() {
                 return Err(fail(
@@ -130,6 +132,25 @@ fn pack_object<'v>(
             }
             ops.push(Op::AnyExtHeader(ty, bytes.len()));
             ops.push(Op::Bytes(bytes));
+        }
+        (["ext", "value"] | ["value", "ext"], _, Some(ty), _) => {
+            let ty = ext_type(ty, path)?;
+            let bytes = ext_payload(ty, &map["value"], path.child("value"), depth)?;
+            if Wire::smallest_len(Family::Ext, bytes.len() as u64).is_none() {
+                return Err(fail(
+                    path,
+                    format!("an ext of {} bytes is longer than msgpack allows", bytes.len()),
+                ));
+            }
+            ops.push(Op::AnyExtHeader(ty, bytes.len()));
+            ops.push(Op::Bytes(bytes));
+        }
+        (["ext", "frame"] | ["frame", "ext"], _, Some(_), _) => {
+            return Err(fail(
+                path,
+                "a frame held in a value is given by its bytes, {\"ext\": 42, \"data\": \"hex\"} \
+                 (inspect --hex shows them)",
+            ));
         }
         _ => {
             header(ops, Family::Map, map.len(), path)?;
@@ -141,6 +162,50 @@ fn pack_object<'v>(
         }
     }
     Ok(())
+}
+
+/// An ext's type byte, from `"ext"`.
+fn ext_type(ty: &Value, path: Place<'_>) -> Result<i8, EncodeFailure> {
+    json::as_int(ty).and_then(|t| i8::try_from(t).ok()).ok_or_else(|| {
+        let found = json::kind(ty);
+        fail(
+            path.child("ext"),
+            format!("expected an ext type in -128..=127, found {found}"),
+        )
+    })
+}
+
+/// The data of a python-blosc2 ext given by what it holds, as `inspect` shows it: for 43 (a
+/// record), 45 (a set) and 46 (a NumPy array) their payload packed as plain msgpack, for 44 (a
+/// complex number) its two parts as big-endian float64. Other types are given by their bytes.
+fn ext_payload(ty: i8, value: &Value, path: Place<'_>, depth: usize) -> Result<Vec<u8>, EncodeFailure> {
+    match ty {
+        EXT_RECORD | EXT_SET | EXT_NDARRAY => {
+            let mut ops = Vec::new();
+            pack_into(&mut ops, value, path, depth + 1)?;
+            write_ops(&ops, PLAIN)
+        }
+        EXT_COMPLEX => match value.as_array().map(Vec::as_slice) {
+            Some([re, im]) => match (json::as_f64(re), json::as_f64(im)) {
+                (Some(re), Some(im)) => Ok([re.to_be_bytes(), im.to_be_bytes()].concat()),
+                _ => Err(fail(
+                    path,
+                    "expected the complex number's two parts as numbers, \"NaN\", \"inf\" or \"-inf\"",
+                )),
+            },
+            _ => Err(fail(
+                path,
+                format!(
+                    "expected a complex number as [real, imaginary], found {}",
+                    json::kind(value)
+                ),
+            )),
+        },
+        _ => Err(fail(
+            path,
+            format!("an ext of type {ty} is given by its bytes, {{\"ext\": {ty}, \"data\": \"hex\"}}"),
+        )),
+    }
 }
 
 fn hex_of(value: &Value, path: Place<'_>) -> Result<Vec<u8>, EncodeFailure> {
