@@ -10,7 +10,7 @@ use metalayer_runtime::wire::{Family, Wire, marker};
 use serde_json::{Map, Value};
 
 use super::encode::{Op, write_ops};
-use super::msgpack::{EXT_COMPLEX, EXT_NDARRAY, EXT_RECORD, EXT_SET};
+use super::msgpack::{EXT_COMPLEX, EXT_FRAME, EXT_NDARRAY, EXT_RECORD, EXT_SET};
 use super::place::Place;
 use super::{DEPTH_LIMIT, EncodeFailure, json};
 
@@ -40,6 +40,9 @@ const PLAIN: &str = "msgpack";
 /// // complex(1.5, -2): fixext16 (0xd8), type 44, two big-endian float64.
 /// let complex = metalayer::value::pack(&json!({"ext": 44, "value": [1.5, -2]}))?;
 /// assert_eq!(metalayer::value::json::hex(&complex), "d82c3ff8000000000000c000000000000000");
+///
+/// // Another type with a "value" is a map, as inspect shows such a map.
+/// assert_eq!(metalayer::value::pack(&json!({"ext": 1, "value": 2}))?[0], 0x82);
 ///
 /// let err = metalayer::value::pack(&json!([1, {"bin": "0g"}])).unwrap_err();
 /// assert!(err.to_string().starts_with("msgpack: in [1].bin: expected a hex string"));
@@ -124,28 +127,15 @@ fn pack_object<'v>(
         (["ext", "data"] | ["data", "ext"], _, Some(ty), Some(data)) => {
             let ty = ext_type(ty, path)?;
             let bytes = hex_of(data, path.child("data"))?;
-            if Wire::smallest_len(Family::Ext, bytes.len() as u64).is_none() {
-                return Err(fail(
-                    path,
-                    format!("an ext of {} bytes is longer than msgpack allows", bytes.len()),
-                ));
-            }
-            ops.push(Op::AnyExtHeader(ty, bytes.len()));
-            ops.push(Op::Bytes(bytes));
+            push_ext(ops, ty, bytes, path)?;
         }
-        (["ext", "value"] | ["value", "ext"], _, Some(ty), _) => {
+        // The forms `inspect` shows python-blosc2's exts in; with another type, a map.
+        (["ext", "value"] | ["value", "ext"], _, Some(ty), _) if shown_by_value(ty) => {
             let ty = ext_type(ty, path)?;
             let bytes = ext_payload(ty, &map["value"], path.child("value"), depth)?;
-            if Wire::smallest_len(Family::Ext, bytes.len() as u64).is_none() {
-                return Err(fail(
-                    path,
-                    format!("an ext of {} bytes is longer than msgpack allows", bytes.len()),
-                ));
-            }
-            ops.push(Op::AnyExtHeader(ty, bytes.len()));
-            ops.push(Op::Bytes(bytes));
+            push_ext(ops, ty, bytes, path)?;
         }
-        (["ext", "frame"] | ["frame", "ext"], _, Some(_), _) => {
+        (["ext", "frame"] | ["frame", "ext"], _, Some(ty), _) if json::as_int(ty) == Some(i128::from(EXT_FRAME)) => {
             return Err(fail(
                 path,
                 "a frame held in a value is given by its bytes, {\"ext\": 42, \"data\": \"hex\"} \
@@ -162,6 +152,28 @@ fn pack_object<'v>(
         }
     }
     Ok(())
+}
+
+/// An ext of type `ty` holding `bytes`, refused past what msgpack can state.
+fn push_ext(ops: &mut Vec<Op<'_>>, ty: i8, bytes: Vec<u8>, path: Place<'_>) -> Result<(), EncodeFailure> {
+    if Wire::smallest_len(Family::Ext, bytes.len() as u64).is_none() {
+        return Err(fail(
+            path,
+            format!("an ext of {} bytes is longer than msgpack allows", bytes.len()),
+        ));
+    }
+    ops.push(Op::AnyExtHeader(ty, bytes.len()));
+    ops.push(Op::Bytes(bytes));
+    Ok(())
+}
+
+/// Whether `"ext"` names one of python-blosc2's exts that `inspect` shows by its value.
+fn shown_by_value(ty: &Value) -> bool {
+    json::as_int(ty).is_some_and(|t| {
+        [EXT_RECORD, EXT_COMPLEX, EXT_SET, EXT_NDARRAY]
+            .iter()
+            .any(|&e| t == i128::from(e))
+    })
 }
 
 /// An ext's type byte, from `"ext"`.
