@@ -26,6 +26,9 @@
 //!   vlmetalayers are large is held once. [`FrameBytes::open_at`] reads a frame stored inside
 //!   another file, such as a member of a `.b2z` store, in place through a [`Window`] over its
 //!   bytes. [`FrameRef::parse`] borrows from a whole frame in memory.
+//! - [`read_metalayers`] reads the header alone, and [`read_metalayers_at`] a header inside
+//!   another file: the metalayers of a frame whose trailer does not read (cut short, or written
+//!   by a crashed process), or when only they are wanted.
 //! - [`read_frame_stream`] reads a frame from a stream that cannot seek (stdin, a pipe) in
 //!   bounded memory: the header, then only the last [`STREAM_WINDOW`] bytes before `frame_len`.
 //! - [`check_body`] checks what lies between the header and the trailer: the chunks and the
@@ -151,17 +154,14 @@ pub(crate) use io::{open_regular, read_frame_bytes_file_at};
 pub use types::{Frame, FrameMetalayer, FrameRef, Header, MetalayerRef, Trailer};
 
 // What the tests, the fuzz targets and the command reach besides the entry points above: the
-// generated decoders (which the tests re-encode), the header-only readers (the command's
-// fallback when a trailer does not read), the prefix's lengths, and the functions the entry
-// points were before they were methods. Not a public API: `Frame`, `FrameRef`, `FrameBytes`,
-// `read_frame_stream` and `Header` are.
+// generated decoders (which the tests re-encode), the prefix's lengths, and the functions the
+// entry points were before they were methods. Not a public API: `Frame`, `FrameRef`,
+// `FrameBytes`, `read_metalayers`, `read_frame_stream` and `Header` are.
 #[doc(hidden)]
 pub use header::parse_header;
 #[doc(hidden)]
-pub use io::{
-    read_frame, read_frame_bytes, read_frame_bytes_at, read_frame_from, read_metalayers, read_metalayers_at,
-    read_metalayers_from,
-};
+pub use io::{read_frame, read_frame_bytes, read_frame_bytes_at, read_frame_from, read_metalayers_from};
+pub use io::{read_metalayers, read_metalayers_at};
 #[doc(hidden)]
 pub use prefix::{frame_len, header_len};
 #[doc(hidden)]
