@@ -294,13 +294,10 @@ const COMPLETIONS_EXAMPLE: &str = r#"Examples:
   metalayer completions fish > ~/.config/fish/completions/metalayer.fish"#;
 
 fn schemas(out: &mut Out, json: bool) -> Result<(), Stop> {
-    let rows: Vec<(&str, String, String)> = metalayer_layout::BUILTINS
-        .iter()
-        .chain(metalayer_layout::PYTHON_BLOSC2)
-        .chain(metalayer_layout::FRAME)
-        .map(|b| match metalayer_layout::builtin_layout(b.name) {
-            Some(layout) => (b.name, layout.metalayer, layout.description),
-            None => (b.name, String::new(), "(the schema does not parse)".to_owned()),
+    let rows: Vec<(&str, String, String)> = metalayer_layout::builtins()
+        .map(|b| match b.layout() {
+            Ok(layout) => (b.name, layout.metalayer, layout.description),
+            Err(_) => (b.name, String::new(), "(the schema does not parse)".to_owned()),
         })
         .collect();
     let text = if json {

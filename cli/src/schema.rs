@@ -123,7 +123,6 @@ pub fn load_file(path: &Path) -> Result<Layout, LoadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use metalayer_layout::BUILTINS;
 
     #[test]
     fn every_builtin_checks_and_is_a_candidate() {
@@ -131,7 +130,7 @@ mod tests {
         assert_eq!(names, ["b2nd_v1", "b2nd_v0", "caterva_v0", "caterva_v0"]);
         let stored: Vec<&str> = candidates().iter().map(|c| c.metalayer).collect();
         assert_eq!(stored, ["b2nd", "b2nd", "caterva", "b2nd"]);
-        assert!(BUILTINS.iter().all(|b| builtin(b.name).is_some()));
+        assert!(metalayer_layout::builtins().all(|b| builtin(b.name).is_some()));
     }
 
     #[cfg(feature = "inspect")]

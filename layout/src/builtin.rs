@@ -184,7 +184,8 @@ pub const FRAME: &[Builtin] = &[
     },
 ];
 
-/// Every built-in schema: [`BUILTINS`], then [`PYTHON_BLOSC2`], then [`FRAME`].
+/// Every built-in schema, to list them: c-blosc2's layouts, then python-blosc2's, then the
+/// frame's header and trailer. [`builtin`] looks one up by name.
 ///
 /// ```
 /// let names: Vec<&str> = metalayer_layout::builtins().map(|b| b.name).collect();

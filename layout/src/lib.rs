@@ -72,12 +72,12 @@ mod parting;
 pub mod render;
 pub mod size;
 
-pub use builtin::{Builtin, also_stored_as, builtin};
+pub use builtin::{Builtin, also_stored_as, builtin, builtins};
 // The sets of built-in schemas, and their names and layouts, as the workspace's other crates
-// (the attribute, the facade's registry, the command) read them. A user reaches a built-in one
-// way: `builtin(name)`, and `parse(b.name, b.text)` for its layout.
+// (the attribute, the facade's registry) read them. A user looks a built-in up one way,
+// `builtin(name)` (and `Builtin::layout` for its layout), and lists them with `builtins()`.
 #[doc(hidden)]
-pub use builtin::{BUILTINS, FRAME, PYTHON_BLOSC2, builtin_layout, builtin_names, builtins};
+pub use builtin::{BUILTINS, FRAME, PYTHON_BLOSC2, builtin_layout, builtin_names};
 pub use check::Resolve;
 pub use diagnostic::{Diagnostic, Diagnostics, Origin, report_order};
 pub use load::{Found, LoadError, Loader, Source};
