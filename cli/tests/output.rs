@@ -91,6 +91,19 @@ fn a_frame_in_a_value_is_written_once() {
 }
 
 #[cfg(unix)]
+/// No C0 control byte but newline, and no DEL, on either stream of `out`.
+fn no_raw_control(args: &[&str], out: &std::process::Output) {
+    for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        let raw = bytes.iter().position(|&b| b < 0x20 && b != b'\n' || b == 0x7f);
+        assert_eq!(
+            raw,
+            None,
+            "{args:?}: a raw control byte on {stream}: {}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+}
+
 #[test]
 fn no_raw_control_character_reaches_the_output() {
     use std::os::unix::ffi::OsStrExt;
@@ -105,14 +118,8 @@ fn no_raw_control_character_reaches_the_output() {
     for args in [&["--json"][..], &["--jsonl"], &["--json", "--hex"], &[], &["--hex"]] {
         let out = run(&[&["inspect"][..], args, &[path.to_str().expect("UTF-8")]].concat());
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        no_raw_control(args, &out);
         for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
-            let raw = bytes.iter().position(|&b| b < 0x20 && b != b'\n' || b == 0x7f);
-            assert_eq!(
-                raw,
-                None,
-                "{args:?}: a raw control byte on {stream}: {}",
-                String::from_utf8_lossy(bytes)
-            );
             assert!(!String::from_utf8_lossy(bytes).contains('\u{85}'), "{args:?} {stream}");
         }
         let text = stdout(&out);
@@ -134,15 +141,7 @@ fn no_raw_control_character_reaches_the_output() {
     for args in [&["--jsonl"][..], &[]] {
         let out = run(&[&["inspect"][..], args, &[bad.to_str().expect("UTF-8")]].concat());
         assert_eq!(out.status.code(), Some(1), "{args:?}");
-        for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
-            let raw = bytes.iter().position(|&b| b < 0x20 && b != b'\n' || b == 0x7f);
-            assert_eq!(
-                raw,
-                None,
-                "{args:?}: a raw control byte on {stream}: {}",
-                String::from_utf8_lossy(bytes)
-            );
-        }
+        no_raw_control(args, &out);
         assert!(stderr(&out).contains("bad\\u007f\\u001b[31m.b2nd"), "{}", stderr(&out));
     }
 }

@@ -310,34 +310,6 @@ impl<'r> Context<'r> {
         result
     }
 
-    /// Notes a frame a text line's value holds, to show it after the line.
-    pub(crate) fn queue_frame(&self, frame: Queued) {
-        self.text_frames.borrow_mut().push(frame);
-    }
-
-    /// The entries of an ext 42 that holds a frame, `depth` levels down, at byte `at` of its
-    /// value: `"frame"` with the frame's report, or `"data"` (its bytes) and `"error"`. With
-    /// `hex`, `"data"` comes before `"frame"` too.
-    pub(crate) fn nested_frame_entry<M: SerializeMap>(
-        &self,
-        map: &mut M,
-        data: &[u8],
-        at: usize,
-        depth: usize,
-        hex: bool,
-    ) -> Result<(), M::Error> {
-        let frame = self.nested_frame(data, at, depth);
-        if hex || frame.is_err() {
-            map.serialize_entry("data", &Hex(data))?;
-        }
-        match frame {
-            Ok(frame) => self.at(nested_place(at), || {
-                map.serialize_entry("frame", &FrameReport::nested(self, Data::Nested(frame), depth))
-            }),
-            Err(error) => map.serialize_entry("error", &error),
-        }
-    }
-
     /// The frame in an ext 42, or why it is not shown (also noted as an error).
     fn nested_frame<'d>(&self, data: &'d [u8], at: usize, depth: usize) -> Result<FrameRef<'d>, String> {
         let result = if depth >= DEPTH_LIMIT {
@@ -365,7 +337,7 @@ impl Nested for Context<'_> {
     }
 
     fn queue_frame(&self, frame: Queued) {
-        Context::queue_frame(self, frame);
+        self.text_frames.borrow_mut().push(frame);
     }
 
     fn nested_frame_entry<M: SerializeMap>(
@@ -376,7 +348,16 @@ impl Nested for Context<'_> {
         depth: usize,
         hex: bool,
     ) -> Result<(), M::Error> {
-        Context::nested_frame_entry(self, map, data, at, depth, hex)
+        let frame = self.nested_frame(data, at, depth);
+        if hex || frame.is_err() {
+            map.serialize_entry("data", &Hex(data))?;
+        }
+        match frame {
+            Ok(frame) => self.at(nested_place(at), || {
+                map.serialize_entry("frame", &FrameReport::nested(self, Data::Nested(frame), depth))
+            }),
+            Err(error) => map.serialize_entry("error", &error),
+        }
     }
 }
 

@@ -168,7 +168,7 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 ///
 /// let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/files/blosc2-4-stores/dictstore.b2z");
 /// let dir = std::env::temp_dir().join(format!("metalayer-doc-edit-member-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::create_dir(&dir).unwrap(); // made here: removing it removes nothing of another's
 /// let zip = dir.join("store.b2z");
 /// std::fs::copy(fixture, &zip).unwrap();
 /// let (changes, ()) = edit_member(&zip, "big.b2nd", &WriteOptions::new(), |_frame| {

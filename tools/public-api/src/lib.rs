@@ -1190,20 +1190,22 @@ fn cfgs_of(attrs: &[Attribute]) -> Vec<String> {
         .collect()
 }
 
+/// The string of an attribute `#[name = "..."]`.
+fn str_value(attr: &Attribute) -> Option<String> {
+    match &attr.meta {
+        syn::Meta::NameValue(nv) => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s), ..
+            }) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// `#[path = "..."]`.
 fn path_attr(attrs: &[Attribute]) -> Option<String> {
-    attrs
-        .iter()
-        .find(|a| a.path().is_ident("path"))
-        .and_then(|a| match &a.meta {
-            syn::Meta::NameValue(nv) => match &nv.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s), ..
-                }) => Some(s.value()),
-                _ => None,
-            },
-            _ => None,
-        })
+    attrs.iter().find(|a| a.path().is_ident("path")).and_then(str_value)
 }
 
 fn attrs_of(item: &Item) -> &[Attribute] {
@@ -1523,15 +1525,7 @@ fn stub(out: &mut String, count: &mut usize, file: &str, cfgs: &[String], attrs:
     let docs: Vec<String> = attrs
         .iter()
         .filter(|a| a.path().is_ident("doc"))
-        .filter_map(|a| match &a.meta {
-            syn::Meta::NameValue(nv) => match &nv.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s), ..
-                }) => Some(s.value()),
-                _ => None,
-            },
-            _ => None,
-        })
+        .filter_map(str_value)
         .collect();
     if !docs.iter().any(|d| d.contains("```")) {
         return;

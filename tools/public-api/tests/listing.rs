@@ -23,7 +23,8 @@ fn sample_crate_lists_as_written_by_hand() {
 #[test]
 fn a_module_without_its_file_is_an_error_naming_the_files_looked_for() {
     let dir = std::env::temp_dir().join(format!("public-api-missing-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Made here, so that removing it removes nothing another process made.
+    std::fs::create_dir(&dir).unwrap();
     std::fs::write(dir.join("lib.rs"), "pub mod gone;\n").unwrap();
     let err = listing("x", &dir.join("lib.rs")).unwrap_err();
     assert!(matches!(&err, Error::MissingModule { name, tried, .. } if name == "gone" && tried.len() == 2));
@@ -36,7 +37,8 @@ fn a_module_without_its_file_is_an_error_naming_the_files_looked_for() {
 #[test]
 fn a_file_that_is_not_rust_is_an_error_with_its_line() {
     let dir = std::env::temp_dir().join(format!("public-api-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Made here, so that removing it removes nothing another process made.
+    std::fs::create_dir(&dir).unwrap();
     std::fs::write(dir.join("lib.rs"), "pub fn ok() {}\npub fn (\n").unwrap();
     let err = listing("x", &dir.join("lib.rs")).unwrap_err();
     assert!(matches!(&err, Error::Parse { line: 2, .. }), "{err}");
@@ -85,7 +87,8 @@ fn doc_stub_carries_each_documented_code_block_under_its_conditions() {
 #[test]
 fn types_that_signatures_name_and_no_path_reaches_are_found() {
     let dir = std::env::temp_dir().join(format!("public-api-unreachable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Made here, so that removing it removes nothing another process made.
+    std::fs::create_dir(&dir).unwrap();
     let source = r#"
 mod private {
     pub struct Hidden;
